@@ -1,1 +1,23 @@
-export {};
+export { ApiError, isApiError, type ErrorSource } from './api-error.js';
+export {
+  ALL_OPERATOR_SPELLINGS,
+  LIKE_OPERATORS,
+  LIST_OPERATORS,
+  NETWORK_OPERATORS,
+  OPERATORS,
+  type BinaryOperator,
+  type Operator,
+  type OperatorArity,
+  type OperatorSet,
+  type RelationOperator,
+  type UnaryOperator,
+} from './operators.js';
+export { isNow, type FieldRef, type Filter, type NowValue, type ScalarValue } from './filter.js';
+export { emptyReadQuery, type Paging, type ReadQuery, type SortKey } from './read-query.js';
+export type { FunctionCall, Operation, OperationKind, RelatedScope, ResourceWrite } from './operations.js';
+export { DEFAULT_LIMITS, type QueryLimits } from './limits.js';
+export { coercePattern, coerceValue, type ValueContext } from './values.js';
+export { formatDateTime, formatTime, parseDate, parseDateTime, parseTime } from './temporal.js';
+export { parseFilterList, parseFilterObject, parseJsonParameter, type FilterContext } from './parse-filter.js';
+export { resolveFieldPath, resolveIncludePath } from './field-path.js';
+export { parseJsonApiQuery, type QueryShape } from './parse-jsonapi-query.js';

@@ -1,1 +1,12 @@
-export {};
+export { COLUMN_TYPES, type ColumnSchema, type ColumnType } from './column.js';
+export type { JoinPath, RelationshipSchema } from './relationship.js';
+export { defineModel, foreignKeyColumns, type ModelDefinition, type ModelSchema, type VirtualAttribute } from './model.js';
+export {
+  defineCollection,
+  HTTP_METHODS,
+  type CollectionOptions,
+  type CollectionSchema,
+  type HttpMethod,
+  type TotalMode,
+} from './collection.js';
+export { Registry, type CollectionRegistration } from './registry.js';

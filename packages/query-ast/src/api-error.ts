@@ -1,0 +1,48 @@
+/** Where in the request an error lies: a query parameter, or a JSON pointer into the body. */
+export interface ErrorSource {
+  readonly parameter?: string;
+  readonly pointer?: string;
+}
+
+/**
+ * A failure that the client caused or may be told about. Every stage throws these; the wire format turns them
+ * into its error document. Anything else that escapes is a bug and answers 500 with no details.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly title: string;
+  readonly detail: string;
+  readonly source?: ErrorSource;
+  /** Extra response headers, such as `Allow` for 405. */
+  readonly headers?: Readonly<Record<string, string>>;
+
+  constructor(status: number, title: string, detail: string, source?: ErrorSource, headers?: Record<string, string>) {
+    super(detail);
+    this.name = 'ApiError';
+    this.status = status;
+    this.title = title;
+    this.detail = detail;
+    if (source) this.source = source;
+    if (headers) this.headers = headers;
+  }
+
+  static badRequest(detail: string, source?: ErrorSource): ApiError {
+    return new ApiError(400, 'Bad Request', detail, source);
+  }
+
+  static notFound(detail: string): ApiError {
+    return new ApiError(404, 'Not Found', detail);
+  }
+
+  static forbidden(detail: string, source?: ErrorSource): ApiError {
+    return new ApiError(403, 'Forbidden', detail, source);
+  }
+
+  static conflict(detail: string, source?: ErrorSource): ApiError {
+    return new ApiError(409, 'Conflict', detail, source);
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}

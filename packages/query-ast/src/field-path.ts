@@ -1,0 +1,53 @@
+import type { CollectionSchema, Registry } from '@colapi/schema';
+import { ApiError, type ErrorSource } from './api-error.js';
+import type { FieldRef } from './filter.js';
+
+/**
+ * Resolves `author.name` (or `author__name` with that separator) to a column reached through to-one
+ * relationships. Sorting and grouping take these: a to-many step would multiply rows.
+ */
+export function resolveFieldPath(
+  text: string,
+  collection: CollectionSchema,
+  registry: Registry,
+  separator: string,
+  source: ErrorSource,
+): FieldRef {
+  const parts = text.split(separator);
+  const relations: string[] = [];
+  let current = collection;
+  for (const [i, part] of parts.entries()) {
+    const last = i === parts.length - 1;
+    if (last) {
+      if (current.columns.has(part)) return { relations, column: part };
+      const why = current.virtualAttributes.has(part)
+        ? 'is computed, not stored'
+        : current.relationships.has(part)
+          ? 'is a relationship, not a field'
+          : `is not a field of ${current.name}`;
+      throw ApiError.badRequest(`"${text}": "${part}" ${why}`, source);
+    }
+    const relationship = current.relationships.get(part);
+    if (!relationship) throw ApiError.badRequest(`"${text}": "${part}" is not a relationship of ${current.name}`, source);
+    if (relationship.cardinality !== 'one') {
+      throw ApiError.badRequest(`"${text}": "${part}" is a to-many relationship; only to-one paths are allowed here`, source);
+    }
+    relations.push(part);
+    current = registry.target(relationship);
+  }
+  throw ApiError.badRequest(`"${text}" is empty`, source);
+}
+
+/** Resolves a dotted include path into relationship names, checking each step. */
+export function resolveIncludePath(text: string, collection: CollectionSchema, registry: Registry, source: ErrorSource): string[] {
+  const parts = text.split('.');
+  let current = collection;
+  for (const part of parts) {
+    const relationship = current.relationships.get(part);
+    if (!relationship) {
+      throw ApiError.badRequest(`include "${text}": "${part}" is not a relationship of ${current.name}`, source);
+    }
+    current = registry.target(relationship);
+  }
+  return parts;
+}

@@ -1,0 +1,38 @@
+import type { FieldRef, Filter } from './filter.js';
+
+export interface SortKey {
+  readonly field: FieldRef;
+  readonly descending: boolean;
+}
+
+/** Rows to skip and take; `limit` undefined means all. */
+export interface Paging {
+  readonly offset: number;
+  readonly limit?: number;
+  /** The 1-based page number and size the client asked for, when it paged by number. */
+  readonly number?: number;
+  readonly size?: number;
+}
+
+/** Everything a read of a list needs, format-neutral. */
+export interface ReadQuery {
+  readonly filter?: Filter;
+  readonly sort: readonly SortKey[];
+  readonly group: readonly FieldRef[];
+  readonly paging: Paging;
+  /** Fields shown per collection name; a collection absent here shows all its fields. */
+  readonly fields: Readonly<Record<string, readonly string[]>>;
+  /** Relationship paths to load in full, e.g. [['author'], ['comments', 'author']]. */
+  readonly include: readonly (readonly string[])[];
+  /** Expect exactly one resource: none or several is an error. */
+  readonly single: boolean;
+}
+
+export const emptyReadQuery = (): ReadQuery => ({
+  sort: [],
+  group: [],
+  paging: { offset: 0 },
+  fields: {},
+  include: [],
+  single: false,
+});

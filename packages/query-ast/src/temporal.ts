@@ -1,0 +1,54 @@
+/**
+ * Parsing of the date, time and timestamp strings of requests into one normal form per kind, so that equal
+ * values compare equal on every dialect (SQLite keeps them as text). Fractions are kept to the microsecond;
+ * trailing zeros of a fraction are dropped.
+ */
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?$/;
+const DATETIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?(Z|[+-]00:?00)?$/;
+
+function fraction(digits: string | undefined): string {
+  const kept = (digits ?? '').slice(0, 6).replace(/0+$/, '');
+  return kept ? `.${kept}` : '';
+}
+
+export function parseDate(text: string): string | undefined {
+  const m = DATE.exec(text);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const probe = new Date(Date.UTC(y, mo - 1, d));
+  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d) return undefined;
+  if (y < 1) return undefined;
+  return text;
+}
+
+export function parseTime(text: string): string | undefined {
+  const m = TIME.exec(text);
+  if (!m) return undefined;
+  const [h, mi, s] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+  if (h > 23 || mi > 59 || s > 59) return undefined;
+  return `${m[1]}:${m[2]}:${m[3] ?? '00'}${fraction(m[4])}`;
+}
+
+/** A timestamp without zone; `Z` or a zero offset is accepted and dropped, any other offset is refused. */
+export function parseDateTime(text: string): string | undefined {
+  const m = DATETIME.exec(text);
+  if (!m) return undefined;
+  const date = parseDate(m[1]!);
+  if (!date) return undefined;
+  if (!m[2]) return `${date}T00:00:00`;
+  const time = parseTime(m[2].replace(/(\.\d{6})\d+$/, '$1'));
+  return time ? `${date}T${time}` : undefined;
+}
+
+/** Normalises a temporal value read from a database driver to the wire form. */
+export function formatDateTime(raw: string): string {
+  const [date, time = '00:00:00'] = raw.replace(' ', 'T').split('T');
+  return `${date}T${formatTime(time)}`;
+}
+
+export function formatTime(raw: string): string {
+  const [hms, frac] = raw.split('.');
+  return `${hms}${fraction(frac)}`;
+}

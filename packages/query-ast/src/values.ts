@@ -1,0 +1,91 @@
+import { isIP } from 'node:net';
+import type { ColumnSchema } from '@colapi/schema';
+import { ApiError, type ErrorSource } from './api-error.js';
+import type { NowValue, ScalarValue } from './filter.js';
+import { parseDate, parseDateTime, parseTime } from './temporal.js';
+
+const NOW_NAMES = new Set(['CURRENT_TIMESTAMP', 'CURRENT_DATE', 'LOCALTIMESTAMP']);
+const NUMERIC = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+export interface ValueContext {
+  /** Where the value came from, for the error object. */
+  readonly source: ErrorSource;
+  /** A human path to the value, e.g. `filter[objects][0].val`. */
+  readonly path: string;
+}
+
+function fail(column: ColumnSchema, value: unknown, expected: string, ctx: ValueContext): never {
+  const shown = JSON.stringify(value);
+  const text = shown === undefined ? String(value) : shown.length > 60 ? `${shown.slice(0, 57)}...` : shown;
+  throw ApiError.badRequest(`${ctx.path}: ${text} is not ${expected} (field "${column.name}")`, ctx.source);
+}
+
+function toNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && NUMERIC.test(value.trim())) return Number(value);
+  return undefined;
+}
+
+/**
+ * Checks one client value against its column's type and returns it in the form the SQL compiler binds.
+ * Null is not handled here: callers decide what null means where they accept it.
+ */
+export function coerceValue(column: ColumnSchema, value: unknown, ctx: ValueContext): ScalarValue {
+  switch (column.type) {
+    case 'integer':
+    case 'interval': {
+      const n = toNumber(value);
+      if (n === undefined || !Number.isSafeInteger(n)) {
+        fail(column, value, column.type === 'interval' ? 'a whole number of seconds' : 'an integer', ctx);
+      }
+      return n;
+    }
+    case 'number': {
+      const n = toNumber(value);
+      if (n === undefined) fail(column, value, 'a number', ctx);
+      return n;
+    }
+    case 'boolean': {
+      if (value === true || value === 1 || value === 'true' || value === '1') return true;
+      if (value === false || value === 0 || value === 'false' || value === '0') return false;
+      return fail(column, value, 'a boolean', ctx);
+    }
+    case 'date':
+    case 'time':
+    case 'datetime': {
+      if (typeof value !== 'string') return fail(column, value, `a ${column.type} string`, ctx);
+      if (NOW_NAMES.has(value)) return { kind: 'now', fn: value } as NowValue;
+      const parsed =
+        column.type === 'date' ? parseDate(value) : column.type === 'time' ? parseTime(value) : parseDateTime(value);
+      if (parsed === undefined) {
+        const form = { date: 'YYYY-MM-DD', time: 'HH:MM:SS', datetime: 'YYYY-MM-DDTHH:MM:SS' }[column.type];
+        return fail(column, value, `a valid ${column.type} (${form})`, ctx);
+      }
+      return parsed;
+    }
+    case 'inet': {
+      if (typeof value !== 'string') return fail(column, value, 'a network address', ctx);
+      const [address, prefix, extra] = value.split('/');
+      const family = isIP(address ?? '');
+      const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+      if (!family || !prefixOk || extra !== undefined) fail(column, value, 'a network address', ctx);
+      return value;
+    }
+    case 'string':
+    case 'json': {
+      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+      if (typeof value !== 'string') return fail(column, value, 'a string', ctx);
+      // PostgreSQL cannot store NUL in text; refuse it everywhere so every dialect answers alike.
+      if (value.includes('\u0000')) return fail(column, value, 'a string without NUL characters', ctx);
+      return value;
+    }
+  }
+}
+
+/** A LIKE pattern: any string, NUL excepted. */
+export function coercePattern(value: unknown, ctx: ValueContext): string {
+  if (typeof value !== 'string' || value.includes('\u0000')) {
+    throw ApiError.badRequest(`${ctx.path}: a like pattern must be a string`, ctx.source);
+  }
+  return value;
+}

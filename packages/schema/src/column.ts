@@ -1,0 +1,34 @@
+/** The value kinds the wire formats and dialects treat differently. */
+export type ColumnType =
+  | 'integer'
+  | 'number'
+  | 'string'
+  | 'boolean'
+  | 'date'
+  | 'time'
+  | 'datetime'
+  | 'interval'
+  | 'inet'
+  | 'json';
+
+export const COLUMN_TYPES: Readonly<Record<ColumnType, true>> = Object.freeze({
+  integer: true,
+  number: true,
+  string: true,
+  boolean: true,
+  date: true,
+  time: true,
+  datetime: true,
+  interval: true,
+  inet: true,
+  json: true,
+});
+
+export interface ColumnSchema {
+  readonly name: string;
+  readonly type: ColumnType;
+  /** False when the database refuses NULL; the id column is never nullable. */
+  readonly nullable: boolean;
+  /** True for an auto-increment key: clients never send it unless allowed. */
+  readonly generated?: boolean;
+}
