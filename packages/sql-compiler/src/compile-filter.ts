@@ -1,0 +1,69 @@
+import type { ColumnSchema, ModelSchema } from '@colapi/schema';
+import { ApiError, NETWORK_OPERATORS, isNow, type Filter, type ScalarValue } from '@colapi/query-ast';
+import type { Knex } from 'knex';
+import { correlatedTarget, fieldExpression, targetModel, type CompileContext } from './field-expression.js';
+
+const COMPARISON: Record<string, string> = { eq: '=', ne: '<>', gt: '>', lt: '<', ge: '>=', le: '<=' };
+
+function bindValue(ctx: CompileContext, column: ColumnSchema, value: ScalarValue): unknown {
+  if (isNow(value)) return ctx.dialect.now(ctx.knex, value, column.type);
+  return ctx.dialect.filterValue ? ctx.dialect.filterValue(column, value) : value;
+}
+
+/** Compiles a validated filter on the row `alias` of `model` into one boolean SQL expression. */
+export function compileFilter(ctx: CompileContext, model: ModelSchema, alias: string, filter: Filter): Knex.Raw {
+  const { knex, dialect } = ctx;
+  switch (filter.kind) {
+    case 'and':
+    case 'or': {
+      if (filter.filters.length === 0) return knex.raw(filter.kind === 'and' ? '1 = 1' : '1 = 0');
+      const parts = filter.filters.map((f) => compileFilter(ctx, model, alias, f));
+      return knex.raw(`(${parts.map(() => '?').join(` ${filter.kind} `)})`, parts);
+    }
+    case 'null-check': {
+      const expr = fieldExpression(ctx, model, alias, filter.field);
+      return knex.raw(filter.op === 'is_null' ? '? is null' : '? is not null', [expr]);
+    }
+    case 'compare-field': {
+      const left = fieldExpression(ctx, model, alias, filter.field);
+      const right = fieldExpression(ctx, model, alias, filter.other);
+      const op = COMPARISON[filter.op];
+      if (op) return knex.raw(`? ${op} ?`, [left, right]);
+      if (filter.op === 'like' || filter.op === 'ilike' || filter.op === 'not_like') {
+        throw ApiError.badRequest(`"${filter.op}" compares with a value, not with another field`, { parameter: 'filter' });
+      }
+      throw ApiError.badRequest(`"${filter.op}" cannot compare two fields`, { parameter: 'filter' });
+    }
+    case 'compare': {
+      const column = model.columns.get(filter.field.column)!;
+      const expr = fieldExpression(ctx, model, alias, filter.field);
+      const op = COMPARISON[filter.op];
+      if (op) return knex.raw(`? ${op} ?`, [expr, bindValue(ctx, column, filter.value as ScalarValue) as Knex.Value]);
+      if (filter.op === 'in' || filter.op === 'not_in') {
+        const values = (filter.value as ScalarValue[]).map((v) => bindValue(ctx, column, v));
+        if (values.length === 0) return knex.raw(filter.op === 'in' ? '1 = 0' : '1 = 1');
+        const list = values.map(() => '?').join(', ');
+        return knex.raw(`? ${filter.op === 'in' ? 'in' : 'not in'} (${list})`, [expr, ...(values as Knex.Value[])]);
+      }
+      if (filter.op === 'like' || filter.op === 'ilike' || filter.op === 'not_like') {
+        return dialect.like(knex, expr, filter.value as string, filter.op);
+      }
+      if (NETWORK_OPERATORS.has(filter.op)) {
+        if (!dialect.networkCompare) {
+          throw ApiError.badRequest(
+            `network address operators need PostgreSQL's inet type; this server runs on ${dialect.name}`,
+            { parameter: 'filter' },
+          );
+        }
+        return dialect.networkCompare(knex, expr, filter.op, filter.value as string);
+      }
+      throw new Error(`no SQL for operator ${filter.op}`);
+    }
+    case 'relation': {
+      const rel = model.relationships.get(filter.relation)!;
+      const { qb, alias: inner } = correlatedTarget(ctx, rel, alias);
+      if (filter.filter) qb.whereRaw('?', [compileFilter(ctx, targetModel(ctx, rel), inner, filter.filter)]);
+      return knex.raw('exists (?)', [qb.select(knex.raw('1'))]);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import type { CollectionSchema, ModelSchema, RelationshipSchema } from '@colapi/schema';
+import type { Filter, ReadQuery } from '@colapi/query-ast';
+import type { Knex } from 'knex';
+import { compileFilter } from './compile-filter.js';
+import { fieldExpression, targetModel, type CompileContext } from './field-expression.js';
+
+/** Restricts the rows of `alias` to those related to one owner row: `/person/1/articles`. */
+export interface ScopeSql {
+  readonly owner: ModelSchema;
+  readonly ownerKey: unknown;
+  readonly relationship: RelationshipSchema;
+}
+
+export interface ListSql {
+  /** The page of rows, in order. */
+  readonly rows: Knex.QueryBuilder;
+  /** One row `{total}`: how many rows match without paging. */
+  readonly count: Knex.QueryBuilder;
+}
+
+/** Column list of a model in its read form, each aliased to its own name. */
+export function selectColumns(ctx: CompileContext, model: ModelSchema, alias: string): Knex.Raw[] {
+  return [...model.columns.values()].map((c) =>
+    ctx.knex.raw('? as ??', [ctx.dialect.readColumn(ctx.knex, `${alias}.${c.name}`, c), c.name]),
+  );
+}
+
+function applyScope(ctx: CompileContext, qb: Knex.QueryBuilder, alias: string, scope: ScopeSql): void {
+  const { knex } = ctx;
+  const join = scope.relationship.join;
+  const o = ctx.aliases.next();
+  const owner = knex.from({ [o]: scope.owner.table }).where(`${o}.${scope.owner.key}`, scope.ownerKey as Knex.Value);
+  if (join.kind === 'through') {
+    const j = ctx.aliases.next();
+    const sub = knex
+      .from({ [j]: join.through.table })
+      .join({ [o]: scope.owner.table }, `${o}.${join.ownColumn}`, `${j}.${join.through.ownColumn}`)
+      .where(`${o}.${scope.owner.key}`, scope.ownerKey as Knex.Value)
+      .select(`${j}.${join.through.targetColumn}`);
+    qb.whereIn(`${alias}.${join.targetColumn}`, sub);
+  } else {
+    qb.whereIn(`${alias}.${join.targetColumn}`, owner.select(`${o}.${join.ownColumn}`));
+  }
+}
+
+function restrict(ctx: CompileContext, qb: Knex.QueryBuilder, model: ModelSchema, alias: string, filter?: Filter, scope?: ScopeSql) {
+  if (scope) applyScope(ctx, qb, alias, scope);
+  if (filter) qb.whereRaw('?', [compileFilter(ctx, model, alias, filter)]);
+}
+
+/**
+ * The rows and the total of a list read. Grouping keeps one row per distinct value: the one with the
+ * smallest key, so the answer is the same on every dialect.
+ */
+export function compileList(ctx: CompileContext, collection: CollectionSchema, query: ReadQuery, scope?: ScopeSql): ListSql {
+  const { knex, dialect } = ctx;
+  const model = collection.model;
+  const t0 = ctx.aliases.next();
+  const rows = knex.from({ [t0]: model.table }).select(selectColumns(ctx, model, t0));
+  let count: Knex.QueryBuilder;
+  if (query.group.length > 0) {
+    const g = ctx.aliases.next();
+    const groups = knex.from({ [g]: model.table }).select(knex.raw('min(??) as ??', [`${g}.${model.key}`, 'k']));
+    restrict(ctx, groups, model, g, query.filter, scope);
+    const exprs = query.group.map((f) => fieldExpression(ctx, model, g, f));
+    groups.groupByRaw(exprs.map(() => '?').join(', '), exprs);
+    rows.whereIn(`${t0}.${model.key}`, groups.clone());
+    count = knex.from(groups.as('g')).count({ total: '*' });
+  } else {
+    restrict(ctx, rows, model, t0, query.filter, scope);
+    const c = ctx.aliases.next();
+    count = knex.from({ [c]: model.table }).count({ total: '*' });
+    restrict(ctx, count, model, c, query.filter, scope);
+  }
+  for (const key of query.sort) {
+    rows.orderByRaw('?', [dialect.orderTerm(knex, fieldExpression(ctx, model, t0, key.field), key.descending)]);
+  }
+  // The key breaks ties last, so pages never overlap or skip rows.
+  rows.orderBy(`${t0}.${model.key}`, 'asc');
+  if (query.single) rows.limit(2);
+  else {
+    if (query.paging.limit !== undefined) rows.limit(query.paging.limit);
+    if (query.paging.offset > 0) rows.offset(query.paging.offset);
+  }
+  return { rows, count };
+}
+
+/** Rows of a model by key, in key order. */
+export function compileByKeys(ctx: CompileContext, model: ModelSchema, keys: readonly unknown[], scope?: ScopeSql): Knex.QueryBuilder {
+  const t = ctx.aliases.next();
+  const qb = ctx.knex.from({ [t]: model.table }).select(selectColumns(ctx, model, t)).whereIn(`${t}.${model.key}`, keys as Knex.Value[]);
+  if (scope) applyScope(ctx, qb, t, scope);
+  return qb.orderBy(`${t}.${model.key}`, 'asc');
+}
+
+export const OWNER_COLUMN = '__colapi_owner';
+
+/**
+ * The targets of a relationship for many owners at once, each row tagged with the owner's join value in
+ * `__colapi_owner`: one query per relationship, whatever the number of owners. With `full` false only the
+ * target keys are read (linkage).
+ */
+export function compileRelated(
+  ctx: CompileContext,
+  rel: RelationshipSchema,
+  ownerValues: readonly unknown[],
+  full: boolean,
+): Knex.QueryBuilder {
+  const { knex } = ctx;
+  const target = targetModel(ctx, rel);
+  const t = ctx.aliases.next();
+  const join = rel.join;
+  const columns = full
+    ? selectColumns(ctx, target, t)
+    : [knex.raw('? as ??', [ctx.dialect.readColumn(knex, `${t}.${target.key}`, target.columns.get(target.key)!), target.key])];
+  const qb = knex.from({ [t]: target.table });
+  if (join.kind === 'through') {
+    const j = ctx.aliases.next();
+    qb.join({ [j]: join.through.table }, `${j}.${join.through.targetColumn}`, `${t}.${join.targetColumn}`)
+      .select(knex.raw('?? as ??', [`${j}.${join.through.ownColumn}`, OWNER_COLUMN]), ...columns)
+      .whereIn(`${j}.${join.through.ownColumn}`, ownerValues as Knex.Value[]);
+  } else {
+    qb.select(knex.raw('?? as ??', [`${t}.${join.targetColumn}`, OWNER_COLUMN]), ...columns).whereIn(
+      `${t}.${join.targetColumn}`,
+      ownerValues as Knex.Value[],
+    );
+  }
+  return qb.orderBy(`${t}.${target.key}`, 'asc');
+}

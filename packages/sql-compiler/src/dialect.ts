@@ -1,0 +1,56 @@
+import type { ColumnSchema, ColumnType } from '@colapi/schema';
+import type { BinaryOperator, NowValue } from '@colapi/query-ast';
+import type { Knex } from 'knex';
+
+/** What a database error means to a client; the server turns each kind into a status. */
+export type DatabaseErrorKind =
+  | 'unique-violation'
+  | 'not-null-violation'
+  | 'foreign-key-missing'
+  | 'foreign-key-referenced'
+  | 'check-violation'
+  | 'invalid-value'
+  | 'timeout'
+  | 'serialization'
+  | 'unavailable';
+
+export type LikeMode = 'like' | 'ilike' | 'not_like';
+
+/**
+ * Everything one SQL database does differently, as named hooks. The compiler calls only these; adding a
+ * database is one object implementing this interface and one line in the registry.
+ */
+export interface Dialect {
+  /** Registry name, also the scheme(s) of its URLs: `postgres`, `mysql`, `sqlite`. */
+  readonly name: string;
+  /** URL schemes this dialect serves, e.g. `postgres:` and `postgresql:`. */
+  readonly schemes: readonly string[];
+  /** knex configuration (client, connection, pool set-up) for a database URL. */
+  knexConfig(url: string): Knex.Config;
+  /** The expression that reads a column in its wire form (an interval as seconds, say). */
+  readColumn(knex: Knex, ref: string, column: ColumnSchema): Knex.Raw;
+  /** The value (or SQL expression) that stores a checked wire value in a column. */
+  writeValue(knex: Knex, column: ColumnSchema, value: unknown): unknown;
+  /** The binding that compares with `readColumn` of the column, when it differs from the wire value. */
+  filterValue?(column: ColumnSchema, value: unknown): unknown;
+  /** Turns what the driver returned for a column into the wire value. */
+  decodeValue(column: ColumnSchema, raw: unknown): unknown;
+  /** `like` case-sensitive, `ilike` case-insensitive, `not_like` the negation of `like`; `\` escapes. */
+  like(knex: Knex, expr: Knex.Raw, pattern: string, mode: LikeMode): Knex.Raw;
+  /** An ORDER BY term; nulls sort first ascending and last descending on every dialect. */
+  orderTerm(knex: Knex, expr: Knex.Raw, descending: boolean): Knex.Raw;
+  /** A network-address comparison, or undefined when the database has no such operator. */
+  networkCompare?(knex: Knex, expr: Knex.Raw, op: BinaryOperator, value: string): Knex.Raw;
+  /** The database's current date, time or timestamp, for a column of the given type. */
+  now(knex: Knex, value: NowValue, type: ColumnType): Knex.Raw;
+  /** The column type to create for a schema type (used by fixtures and the demo). */
+  ddlType(type: ColumnType): string;
+  /** Classifies a driver error, or undefined when it is not one a client should hear about. */
+  classifyError(error: unknown): DatabaseErrorKind | undefined;
+  /** Sets a per-statement time limit (milliseconds) on a connection or transaction. */
+  statementTimeout?(knex: Knex | Knex.Transaction, ms: number): Promise<void>;
+  /** A planner estimate of the rows of a table, for `total: 'estimated'`. */
+  estimateRows?(knex: Knex, table: string): Promise<number | undefined>;
+  /** True when INSERT … RETURNING gives back the new key. */
+  readonly returning: boolean;
+}

@@ -1,0 +1,129 @@
+import type { ColumnType } from '@colapi/schema';
+import { formatDateTime, formatTime } from '@colapi/query-ast';
+import type { Dialect } from '../dialect.js';
+
+const DDL: Record<ColumnType, string> = {
+  integer: 'integer',
+  number: 'double',
+  string: 'varchar(255)',
+  boolean: 'boolean',
+  date: 'date',
+  time: 'time(6)',
+  datetime: 'datetime(6)',
+  interval: 'bigint',
+  inet: 'varchar(64)',
+  json: 'json',
+};
+
+const ERRORS: Record<number, ReturnType<Dialect['classifyError']>> = {
+  1062: 'unique-violation',
+  1048: 'not-null-violation',
+  1364: 'not-null-violation',
+  1452: 'foreign-key-missing',
+  1451: 'foreign-key-referenced',
+  3819: 'check-violation',
+  4025: 'check-violation',
+  1264: 'invalid-value',
+  1292: 'invalid-value',
+  1366: 'invalid-value',
+  1406: 'invalid-value',
+  1367: 'invalid-value',
+  1690: 'invalid-value',
+  1969: 'timeout',
+  3024: 'timeout',
+  1317: 'timeout',
+  1213: 'serialization',
+  1205: 'serialization',
+  1927: 'unavailable',
+  2006: 'unavailable',
+  2013: 'unavailable',
+};
+
+/** Parses mysql://user:password@host:port/database into mysql2 options. */
+function connectionOptions(url: string) {
+  const u = new URL(url);
+  return {
+    host: u.hostname || '127.0.0.1',
+    port: u.port ? Number(u.port) : 3306,
+    user: decodeURIComponent(u.username || 'root'),
+    password: decodeURIComponent(u.password),
+    database: decodeURIComponent(u.pathname.replace(/^\//, '')),
+    // Temporal values stay text: no time-zone shift, microseconds kept.
+    dateStrings: true,
+    decimalNumbers: true,
+    supportBigNumbers: true,
+    charset: 'utf8mb4',
+  };
+}
+
+export const mysql: Dialect = {
+  name: 'mysql',
+  schemes: ['mysql:', 'mariadb:'],
+  returning: false,
+  knexConfig(url) {
+    return {
+      client: 'mysql2',
+      connection: connectionOptions(url),
+      pool: {
+        min: 0,
+        max: 10,
+        // Strict mode everywhere: a bad value is an error, never a silent truncation.
+        afterCreate(conn: { query: (sql: string, cb: (err: unknown) => void) => void }, done: (err: unknown, conn: unknown) => void) {
+          conn.query("set session sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00'", (err) => done(err, conn));
+        },
+      },
+    };
+  },
+  readColumn(knex, ref) {
+    return knex.raw('??', [ref]);
+  },
+  writeValue(_knex, column, value) {
+    if (column.type === 'datetime' && typeof value === 'string') return value.replace('T', ' ');
+    return value;
+  },
+  filterValue(column, value) {
+    return column.type === 'datetime' && typeof value === 'string' ? value.replace('T', ' ') : value;
+  },
+  decodeValue(column, raw) {
+    if (raw === null || raw === undefined) return null;
+    switch (column.type) {
+      case 'datetime':
+        return formatDateTime(String(raw));
+      case 'time':
+        return formatTime(String(raw));
+      case 'interval':
+      case 'integer':
+      case 'number':
+        return Number(raw);
+      case 'boolean':
+        return Boolean(raw);
+      default:
+        return raw;
+    }
+  },
+  like(knex, expr, pattern, mode) {
+    // The default collations compare case-insensitively: BINARY makes like exact, lower() makes ilike fold.
+    if (mode === 'ilike') return knex.raw('lower(?) like lower(?)', [expr, pattern]);
+    return knex.raw(mode === 'like' ? '? like binary ?' : '? not like binary ?', [expr, pattern]);
+  },
+  orderTerm(knex, expr, descending) {
+    // MySQL already sorts nulls first ascending and last descending.
+    return knex.raw(descending ? '? desc' : '? asc', [expr]);
+  },
+  now(knex, value, type) {
+    if (type === 'date') return knex.raw('CURRENT_DATE');
+    if (type === 'time') return knex.raw('CURRENT_TIME(6)');
+    return knex.raw(value.fn === 'CURRENT_DATE' ? 'CURRENT_DATE' : 'CURRENT_TIMESTAMP(6)');
+  },
+  ddlType: (type) => DDL[type],
+  classifyError(error) {
+    const errno = (error as { errno?: unknown })?.errno;
+    if (typeof errno === 'number' && ERRORS[errno]) return ERRORS[errno];
+    const code = (error as { code?: unknown })?.code;
+    if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'PROTOCOL_CONNECTION_LOST' || code === 'EPIPE') return 'unavailable';
+    return undefined;
+  },
+  async statementTimeout(knex, ms) {
+    await knex.raw(`set statement max_statement_time = ${Math.max(0.001, ms / 1000)} for select 1`);
+  },
+};

@@ -1,0 +1,133 @@
+import type { ColumnType } from '@colapi/schema';
+import { formatDateTime, formatTime } from '@colapi/query-ast';
+import { createRequire } from 'node:module';
+import type { Dialect } from '../dialect.js';
+
+const OID = { int8: 20, numeric: 1700, date: 1082, time: 1083, timestamp: 1114, timestamptz: 1184, interval: 1186 };
+const asText = (s: string) => s;
+const asNumber = (s: string) => Number(s);
+
+/** Temporal values stay text (no time-zone shift, microseconds kept); int8 and numeric become numbers. */
+function typeParsers() {
+  // pg is an optional peer: loaded only when a PostgreSQL database is opened.
+  const pg = createRequire(import.meta.url)('pg') as { types: { getTypeParser(oid: number, format?: string): unknown } };
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === OID.date || oid === OID.time || oid === OID.timestamp || oid === OID.timestamptz || oid === OID.interval) return asText;
+      if (oid === OID.int8 || oid === OID.numeric) return asNumber;
+      return pg.types.getTypeParser(oid, format);
+    },
+  };
+}
+
+const NETWORK: Record<string, string> = {
+  inet_contained: '<<',
+  inet_contained_or_equal: '<<=',
+  inet_contains: '>>',
+  inet_contains_or_equal: '>>=',
+  inet_not_equal: '<>',
+  inet_overlaps: '&&',
+};
+
+const DDL: Record<ColumnType, string> = {
+  integer: 'integer',
+  number: 'double precision',
+  string: 'varchar(255)',
+  boolean: 'boolean',
+  date: 'date',
+  time: 'time',
+  datetime: 'timestamp without time zone',
+  interval: 'interval',
+  inet: 'inet',
+  json: 'jsonb',
+};
+
+const ERRORS: Record<string, ReturnType<Dialect['classifyError']>> = {
+  '23505': 'unique-violation',
+  '23502': 'not-null-violation',
+  '23514': 'check-violation',
+  '22P02': 'invalid-value',
+  '22003': 'invalid-value',
+  '22007': 'invalid-value',
+  '22008': 'invalid-value',
+  '22001': 'invalid-value',
+  '22021': 'invalid-value',
+  '57014': 'timeout',
+  '40001': 'serialization',
+  '40P01': 'serialization',
+  '57P01': 'unavailable',
+  '57P02': 'unavailable',
+  '57P03': 'unavailable',
+  '08000': 'unavailable',
+  '08003': 'unavailable',
+  '08006': 'unavailable',
+};
+
+export const postgres: Dialect = {
+  name: 'postgres',
+  schemes: ['postgres:', 'postgresql:'],
+  returning: true,
+  knexConfig(url) {
+    return {
+      client: 'pg',
+      connection: { connectionString: url, types: typeParsers() } as never,
+      pool: { min: 0, max: 10 },
+    };
+  },
+  readColumn(knex, ref, column) {
+    return column.type === 'interval' ? knex.raw('extract(epoch from ??)', [ref]) : knex.raw('??', [ref]);
+  },
+  writeValue(knex, column, value) {
+    if (column.type === 'interval' && typeof value === 'number') return knex.raw('make_interval(secs => ?)', [value]);
+    if (column.type === 'inet' && typeof value === 'string') return knex.raw('?::inet', [value]);
+    return value;
+  },
+  decodeValue(column, raw) {
+    if (raw === null || raw === undefined) return null;
+    switch (column.type) {
+      case 'datetime':
+        return formatDateTime(String(raw));
+      case 'time':
+        return formatTime(String(raw));
+      case 'interval':
+        return Math.round(Number(raw));
+      default:
+        return raw;
+    }
+  },
+  like(knex, expr, pattern, mode) {
+    const op = mode === 'like' ? 'like' : mode === 'ilike' ? 'ilike' : 'not like';
+    return knex.raw(`? ${op} ?`, [expr, pattern]);
+  },
+  orderTerm(knex, expr, descending) {
+    return knex.raw(descending ? '? desc nulls last' : '? asc nulls first', [expr]);
+  },
+  networkCompare(knex, expr, op, value) {
+    return knex.raw(`? ${NETWORK[op]} ?::inet`, [expr, value]);
+  },
+  now(knex, value, type) {
+    if (type === 'date') return knex.raw('CURRENT_DATE');
+    if (type === 'time') return knex.raw('LOCALTIME');
+    return knex.raw(value.fn === 'CURRENT_DATE' ? 'CURRENT_DATE' : 'LOCALTIMESTAMP');
+  },
+  ddlType: (type) => DDL[type],
+  classifyError(error) {
+    const code = (error as { code?: unknown })?.code;
+    if (typeof code !== 'string') return undefined;
+    if (code === '23503') {
+      const detail = String((error as { detail?: unknown }).detail ?? '');
+      return /is still referenced/.test(detail) ? 'foreign-key-referenced' : 'foreign-key-missing';
+    }
+    if (ERRORS[code]) return ERRORS[code];
+    if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT') return 'unavailable';
+    return undefined;
+  },
+  async statementTimeout(knex, ms) {
+    await knex.raw(`set local statement_timeout = ${Math.max(1, Math.floor(ms))}`);
+  },
+  async estimateRows(knex, table) {
+    const r = await knex.raw('select reltuples::bigint as n from pg_class where oid = to_regclass(?)', [table]);
+    const n = Number(r.rows?.[0]?.n);
+    return Number.isFinite(n) && n >= 0 ? n : undefined;
+  },
+};

@@ -1,0 +1,102 @@
+import type { ColumnType } from '@colapi/schema';
+import { formatDateTime, formatTime } from '@colapi/query-ast';
+import type { Dialect } from '../dialect.js';
+import { likeToGlob } from '../like-pattern.js';
+
+const DDL: Record<ColumnType, string> = {
+  integer: 'integer',
+  number: 'real',
+  string: 'varchar(255)',
+  boolean: 'boolean',
+  date: 'text',
+  time: 'text',
+  datetime: 'text',
+  interval: 'integer',
+  inet: 'text',
+  json: 'text',
+};
+
+/** `sqlite:/path/to/file`, `sqlite:relative/file` or `sqlite::memory:`. */
+function filename(url: string): string {
+  const rest = url.replace(/^sqlite:(\/\/)?/, '');
+  return rest === '' ? ':memory:' : rest;
+}
+
+interface SqliteConnection {
+  pragma(source: string): unknown;
+  function(name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown): unknown;
+}
+
+export const sqlite: Dialect = {
+  name: 'sqlite',
+  schemes: ['sqlite:', 'file:'],
+  returning: true,
+  knexConfig(url) {
+    return {
+      client: 'better-sqlite3',
+      connection: { filename: filename(url) },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate(conn: SqliteConnection, done: (err: unknown, conn: unknown) => void) {
+          try {
+            conn.pragma('foreign_keys = ON');
+            conn.pragma('busy_timeout = 5000');
+            conn.pragma('journal_mode = WAL');
+            // SQLite's lower() folds ASCII only; this folds all of Unicode, as the other dialects do.
+            conn.function('colapi_lower', { deterministic: true }, (v) => (typeof v === 'string' ? v.toLowerCase() : v));
+            done(null, conn);
+          } catch (err) {
+            done(err, conn);
+          }
+        },
+      },
+    };
+  },
+  readColumn(knex, ref) {
+    return knex.raw('??', [ref]);
+  },
+  writeValue(_knex, column, value) {
+    if (column.type === 'boolean' && typeof value === 'boolean') return value ? 1 : 0;
+    return value;
+  },
+  decodeValue(column, raw) {
+    if (raw === null || raw === undefined) return null;
+    switch (column.type) {
+      case 'datetime':
+        return formatDateTime(String(raw));
+      case 'time':
+        return formatTime(String(raw));
+      case 'boolean':
+        return Boolean(raw);
+      default:
+        return raw;
+    }
+  },
+  like(knex, expr, pattern, mode) {
+    // SQLite's LIKE ignores ASCII case; GLOB is exact, so like and not_like go through it.
+    if (mode === 'ilike') return knex.raw("colapi_lower(?) like colapi_lower(?) escape '\\'", [expr, pattern]);
+    return knex.raw(mode === 'like' ? '? glob ?' : 'not (? glob ?)', [expr, likeToGlob(pattern)]);
+  },
+  orderTerm(knex, expr, descending) {
+    // SQLite already sorts nulls first ascending and last descending.
+    return knex.raw(descending ? '? desc' : '? asc', [expr]);
+  },
+  now(knex, value, type) {
+    if (type === 'date' || value.fn === 'CURRENT_DATE') return knex.raw("date('now')");
+    if (type === 'time') return knex.raw("time('now')");
+    return knex.raw("strftime('%Y-%m-%dT%H:%M:%S', 'now')");
+  },
+  ddlType: (type) => DDL[type],
+  classifyError(error) {
+    const code = String((error as { code?: unknown })?.code ?? '');
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'unique-violation';
+    if (code === 'SQLITE_CONSTRAINT_NOTNULL') return 'not-null-violation';
+    if (code === 'SQLITE_CONSTRAINT_CHECK') return 'check-violation';
+    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'foreign-key-missing';
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return 'serialization';
+    if (code === 'SQLITE_INTERRUPT') return 'timeout';
+    return undefined;
+  },
+};

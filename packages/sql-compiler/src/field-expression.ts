@@ -1,0 +1,54 @@
+import type { ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
+import type { FieldRef } from '@colapi/query-ast';
+import type { Knex } from 'knex';
+import type { Aliases } from './aliases.js';
+import type { Dialect } from './dialect.js';
+
+export interface CompileContext {
+  readonly knex: Knex;
+  readonly dialect: Dialect;
+  readonly registry: Registry;
+  readonly aliases: Aliases;
+}
+
+/** The target model of a relationship. */
+export function targetModel(ctx: CompileContext, rel: RelationshipSchema): ModelSchema {
+  const model = ctx.registry.models.get(rel.target);
+  if (!model) throw new Error(`relationship ${rel.name} targets unregistered model ${rel.target}`);
+  return model;
+}
+
+/**
+ * A query over the target of `rel` correlated to the owner row `ownerAlias`: the rows related to it.
+ * Returns the builder and the alias of the target table in it.
+ */
+export function correlatedTarget(ctx: CompileContext, rel: RelationshipSchema, ownerAlias: string): { qb: Knex.QueryBuilder; alias: string } {
+  const { knex } = ctx;
+  const target = targetModel(ctx, rel);
+  const alias = ctx.aliases.next();
+  const join = rel.join;
+  const qb = knex.from({ [alias]: target.table });
+  if (join.kind === 'through') {
+    const j = ctx.aliases.next();
+    qb.join({ [j]: join.through.table }, `${j}.${join.through.targetColumn}`, `${alias}.${join.targetColumn}`);
+    qb.whereRaw('?? = ??', [`${j}.${join.through.ownColumn}`, `${ownerAlias}.${join.ownColumn}`]);
+  } else {
+    qb.whereRaw('?? = ??', [`${alias}.${join.targetColumn}`, `${ownerAlias}.${join.ownColumn}`]);
+  }
+  return { qb, alias };
+}
+
+/** The SQL expression of a field: a column of the row, or a scalar subquery along to-one relationships. */
+export function fieldExpression(ctx: CompileContext, model: ModelSchema, alias: string, field: FieldRef): Knex.Raw {
+  if (field.relations.length === 0) {
+    const column = model.columns.get(field.column);
+    if (!column) throw new Error(`model ${model.name} has no column ${field.column}`);
+    return ctx.dialect.readColumn(ctx.knex, `${alias}.${field.column}`, column);
+  }
+  const [first, ...rest] = field.relations;
+  const rel = model.relationships.get(first!);
+  if (!rel) throw new Error(`model ${model.name} has no relationship ${first}`);
+  const { qb, alias: inner } = correlatedTarget(ctx, rel, alias);
+  const value = fieldExpression(ctx, targetModel(ctx, rel), inner, { relations: rest, column: field.column });
+  return ctx.knex.raw('(?)', [qb.select(value).limit(1)]);
+}
