@@ -21,3 +21,5 @@ export { formatDateTime, formatTime, parseDate, parseDateTime, parseTime } from 
 export { parseFilterList, parseFilterObject, parseJsonParameter, type FilterContext } from './parse-filter.js';
 export { resolveFieldPath, resolveIncludePath } from './field-path.js';
 export { parseJsonApiQuery, type QueryShape } from './parse-jsonapi-query.js';
+export type { Linkage, OperationResult, ResourceNode } from './result.js';
+export { routeKind, type DecodeContext, type HttpRequest, type HttpResponse, type Route, type RouteKind, type WireFormat } from './wire-format.js';

@@ -1,7 +1,7 @@
 import type { CollectionSchema, ColumnSchema, Registry } from '@colapi/schema';
 import { ApiError, type ErrorSource } from './api-error.js';
 import type { FieldRef, Filter, ScalarValue } from './filter.js';
-import { LIKE_OPERATORS, LIST_OPERATORS, NETWORK_OPERATORS, OPERATORS, type OperatorSet } from './operators.js';
+import { type BinaryOperator, LIKE_OPERATORS, LIST_OPERATORS, NETWORK_OPERATORS, OPERATORS, type OperatorSet } from './operators.js';
 import { coercePattern, coerceValue } from './values.js';
 
 export interface FilterContext {
@@ -16,6 +16,8 @@ export interface FilterContext {
   readonly maxDepth: number;
   /** Most filter objects accepted in one request. */
   readonly maxNodes: number;
+  /** Why the database cannot run an operator, or undefined when it can. */
+  readonly unsupportedOperator?: (op: BinaryOperator) => string | undefined;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -79,6 +81,8 @@ class FilterParser {
     if (NETWORK_OPERATORS.has(canonical) && column.type !== 'inet') {
       this.fail(`${path}.op`, `"${op}" applies to network address fields; "${name}" is ${column.type}`);
     }
+    const unsupported = this.ctx.unsupportedOperator?.(canonical);
+    if (unsupported) this.fail(`${path}.op`, `"${op}": ${unsupported}`);
     if ('field' in json) {
       if ('val' in json) this.fail(path, 'give either val or field, not both');
       if (typeof json.field !== 'string') this.fail(`${path}.field`, 'must name a field');

@@ -3,6 +3,7 @@ import { ApiError } from './api-error.js';
 import type { FieldRef, Filter } from './filter.js';
 import { resolveFieldPath, resolveIncludePath } from './field-path.js';
 import type { QueryLimits } from './limits.js';
+import type { DecodeContext } from './wire-format.js';
 import { ALL_OPERATOR_SPELLINGS } from './operators.js';
 import { parseFilterList, parseJsonParameter, type FilterContext } from './parse-filter.js';
 import type { Paging, ReadQuery, SortKey } from './read-query.js';
@@ -127,10 +128,10 @@ function parseSingle(text: string | null): boolean {
 export function parseJsonApiQuery(
   params: URLSearchParams,
   collection: CollectionSchema,
-  registry: Registry,
-  limits: QueryLimits,
+  context: DecodeContext,
   shape: QueryShape,
 ): ReadQuery {
+  const { registry, limits } = context;
   checkNames(params, shape);
   let filter: Filter | undefined;
   const filterText = params.get('filter[objects]');
@@ -141,6 +142,7 @@ export function parseJsonApiQuery(
       operators: ALL_OPERATOR_SPELLINGS,
       maxDepth: limits.maxFilterDepth,
       maxNodes: limits.maxFilterNodes,
+      unsupportedOperator: context.unsupportedOperator,
     };
     filter = parseFilterList(parseJsonParameter(filterText, 'filter[objects]'), collection, ctx, 'filter[objects]');
   }

@@ -1,0 +1,36 @@
+import type { CollectionSchema } from '@colapi/schema';
+import { ApiError, parseJsonApiQuery, type DecodeContext, type HttpRequest, type Operation } from '@colapi/query-ast';
+
+/** The relationship a path names, or 404. */
+export function pathRelationship(collection: CollectionSchema, relation: string) {
+  const rel = collection.relationships.get(relation);
+  if (!rel) throw ApiError.notFound(`${collection.name} has no relationship "${relation}"`);
+  return rel;
+}
+
+/** Decodes a GET of Format A into a read operation. */
+export function decodeRead(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext): Operation {
+  const { route, url } = request;
+  const params = url.searchParams;
+  if (route.id === undefined) {
+    return { kind: 'list', collection, query: parseJsonApiQuery(params, collection, ctx, 'list') };
+  }
+  const id = route.id;
+  if (route.relation === undefined) {
+    return { kind: 'fetch', collection, id, query: parseJsonApiQuery(params, collection, ctx, 'single') };
+  }
+  const rel = pathRelationship(collection, route.relation);
+  const target = ctx.registry.target(rel);
+  const scope = { owner: collection, ownerId: id, relation: rel.name };
+  if (route.relationships) {
+    parseJsonApiQuery(params, target, ctx, 'single');
+    return { kind: 'fetch-linkage', collection, id, relation: rel.name };
+  }
+  if (route.relatedId !== undefined) {
+    return { kind: 'fetch', collection: target, id: route.relatedId, scope, query: parseJsonApiQuery(params, target, ctx, 'single') };
+  }
+  if (rel.cardinality === 'one') {
+    return { kind: 'fetch-related-one', collection: target, scope, query: parseJsonApiQuery(params, target, ctx, 'single') };
+  }
+  return { kind: 'list', collection: target, scope, query: parseJsonApiQuery(params, target, ctx, 'list') };
+}

@@ -1,0 +1,98 @@
+import {
+  ApiError,
+  emptyReadQuery,
+  type DecodeContext,
+  type HttpRequest,
+  type HttpResponse,
+  type Operation,
+  type OperationResult,
+  type ReadQuery,
+} from '@colapi/query-ast';
+import { includedResources } from './compound-document.js';
+import { linkageData, resourceObject } from './resource-object.js';
+import { pagingLinks } from './paging-links.js';
+
+export const JSONAPI_VERSION = { version: '1.0' } as const;
+
+function queryOf(operation: Operation): ReadQuery {
+  return 'query' in operation ? operation.query : emptyReadQuery();
+}
+
+function document(status: number, type: string, body: Record<string, unknown>, headers: Record<string, string> = {}): HttpResponse {
+  return { status, headers: { 'content-type': type, ...headers }, body: { jsonapi: JSONAPI_VERSION, ...body } };
+}
+
+/** Shapes an operation result as a JSON:API document. */
+export function encodeResult(
+  request: HttpRequest,
+  operation: Operation,
+  result: OperationResult,
+  ctx: DecodeContext,
+  type: string,
+): HttpResponse {
+  const { registry } = ctx;
+  const { base, url } = request;
+  const query = queryOf(operation);
+  switch (result.kind) {
+    case 'collection': {
+      if (query.single) {
+        const node = result.resources[0]!;
+        const body: Record<string, unknown> = { data: resourceObject(node, base, registry, query), links: { self: url.toString() } };
+        if (query.include.length) body.included = includedResources([node], base, registry, query);
+        return document(200, type, body);
+      }
+      const body: Record<string, unknown> = {
+        data: result.resources.map((n) => resourceObject(n, base, registry, query)),
+        links: pagingLinks(url, result.paging, result.total, result.resources.length),
+        meta: result.total === undefined ? {} : { total: result.total },
+      };
+      if (query.include.length) body.included = includedResources(result.resources, base, registry, query);
+      return document(200, type, body);
+    }
+    case 'resource': {
+      const node = result.resource;
+      const data = node ? resourceObject(node, base, registry, query) : null;
+      const body: Record<string, unknown> = { data, links: { self: url.toString() } };
+      if (node && query.include.length) body.included = includedResources([node], base, registry, query);
+      if (result.created && data) {
+        // The specification shows meta and jsonapi inside the created resource object too.
+        const created = { ...data, meta: {}, jsonapi: JSONAPI_VERSION };
+        return document(201, type, { ...body, data: created, links: { self: data.links.self } }, { location: data.links.self });
+      }
+      return document(200, type, body);
+    }
+    case 'linkage': {
+      if (operation.kind !== 'fetch-linkage' && operation.kind !== 'update-linkage') throw new Error('linkage without a relationship');
+      const self = `${base}/${operation.collection.name}/${encodeURIComponent(operation.id)}`;
+      return document(200, type, {
+        data: linkageData(registry, operation.collection, operation.relation, result.linkage),
+        links: { self: `${self}/relationships/${operation.relation}`, related: `${self}/${operation.relation}` },
+      });
+    }
+    case 'values':
+      return document(200, type, { data: result.values });
+    case 'count':
+      return document(200, type, { meta: { modified: result.count } });
+    case 'no-content':
+      return { status: 204, headers: {} };
+  }
+}
+
+/** The JSON:API error document. */
+export function encodeErrorDocument(status: number, errors: readonly ApiError[], type: string): HttpResponse {
+  const headers: Record<string, string> = { 'content-type': type };
+  for (const e of errors) Object.assign(headers, e.headers ?? {});
+  return {
+    status,
+    headers,
+    body: {
+      jsonapi: JSONAPI_VERSION,
+      errors: errors.map((e) => ({
+        status: String(e.status),
+        title: e.title,
+        detail: e.detail,
+        ...(e.source ? { source: e.source } : {}),
+      })),
+    },
+  };
+}

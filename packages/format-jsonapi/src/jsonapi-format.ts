@@ -1,0 +1,43 @@
+import type { HttpMethod } from '@colapi/schema';
+import { ApiError, routeKind, type HttpRequest, type RouteKind, type WireFormat } from '@colapi/query-ast';
+import { decodeRead } from './decode-read.js';
+import { encodeErrorDocument, encodeResult } from './encode.js';
+import { checkContentType, chooseResponseType, JSONAPI_MEDIA_TYPE } from './media-type.js';
+
+const METHODS: Record<RouteKind, readonly HttpMethod[]> = {
+  collection: ['GET', 'POST'],
+  resource: ['GET', 'PATCH', 'DELETE'],
+  related: ['GET'],
+  'related-item': ['GET'],
+  relationship: ['GET', 'PATCH', 'POST', 'DELETE'],
+  evaluate: ['GET'],
+};
+
+/** The response type of a request; function evaluation also answers plain JSON, as the specification's samples ask. */
+function responseType(request: HttpRequest): string {
+  try {
+    return chooseResponseType(request, routeKind(request.route) === 'evaluate');
+  } catch {
+    return JSONAPI_MEDIA_TYPE;
+  }
+}
+
+/** Format A: JSON:API 1.0 documents under `application/vnd.api+json`. */
+export function jsonApiFormat(): WireFormat {
+  return {
+    name: 'jsonapi',
+    mediaType: JSONAPI_MEDIA_TYPE,
+    bodyTypes: [JSONAPI_MEDIA_TYPE],
+    methodsFor: (kind) => METHODS[kind],
+    negotiate(request) {
+      chooseResponseType(request, routeKind(request.route) === 'evaluate');
+      checkContentType(request);
+    },
+    decode(request, collection, ctx) {
+      if (request.method === 'GET' || request.method === 'HEAD') return decodeRead(request, collection, ctx);
+      throw new ApiError(405, 'Method Not Allowed', `${request.method} is not supported here yet`);
+    },
+    encode: (request, operation, result, ctx) => encodeResult(request, operation, result, ctx, responseType(request)),
+    encodeErrors: (request, status, errors) => encodeErrorDocument(status, errors, responseType(request)),
+  };
+}
