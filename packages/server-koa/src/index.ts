@@ -1,1 +1,4 @@
-export {};
+export { createApi } from './create-api.js';
+export type { ApiOptions, ResponseHook } from './api-options.js';
+export { Executor } from './executor/executor.js';
+export { parseLinkHeader, wrapJsonp } from './jsonp.js';

@@ -1,0 +1,24 @@
+import type { Registry } from '@colapi/schema';
+import type { HttpRequest, HttpResponse, QueryLimits, WireFormat } from '@colapi/query-ast';
+import type { Database } from '@colapi/sql-compiler';
+
+/** Runs on every response just before it is sent (CORS headers and the like); may return a changed one. */
+export type ResponseHook = (response: HttpResponse, request: HttpRequest) => HttpResponse | void | Promise<HttpResponse | void>;
+
+export interface ApiOptions {
+  readonly registry: Registry;
+  /** An open database: `connect(url)` of @colapi/sql-compiler gives one. */
+  readonly database: Database;
+  /** The wire format, e.g. `jsonApiFormat()`. */
+  readonly format: WireFormat;
+  /** Path prefix of every collection; default `/api`. */
+  readonly prefix?: string;
+  /** Absolute URL of the prefix for links, e.g. `https://example.com/api`; default from the request's Host. */
+  readonly baseUrl?: string;
+  readonly limits?: Partial<QueryLimits>;
+  /** Largest JSON body accepted (bytes or a string such as `1mb`); larger answers 413. */
+  readonly bodyLimit?: number | string;
+  readonly onResponse?: ResponseHook;
+  /** Told of every unexpected error (a 500), for logging; the client sees no details. */
+  readonly onUnexpectedError?: (error: unknown) => void;
+}

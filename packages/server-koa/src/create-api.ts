@@ -1,0 +1,142 @@
+import type { CollectionSchema, HttpMethod } from '@colapi/schema';
+import {
+  ApiError,
+  DEFAULT_LIMITS,
+  routeKind,
+  type DecodeContext,
+  type HttpRequest,
+  type HttpResponse,
+  type Route,
+} from '@colapi/query-ast';
+import { SqlCompiler } from '@colapi/sql-compiler';
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { koaBody } from 'koa-body';
+import type { ApiOptions } from './api-options.js';
+import { databaseError } from './database-errors.js';
+import { Executor } from './executor/executor.js';
+import { jsonpCallback, wrapJsonp } from './jsonp.js';
+import { ROUTES } from './routes.js';
+
+const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/**
+ * Koa middleware serving every collection of the registry under the prefix:
+ * route → negotiate → decode → execute → encode → response hook → JSONP.
+ */
+export function createApi(options: ApiOptions): Koa.Middleware {
+  const { registry, format, database } = options;
+  const prefix = options.prefix ?? '/api';
+  const compiler = new SqlCompiler(database.knex, database.dialect, registry);
+  const executor = new Executor(compiler, registry);
+  const decodeContext: DecodeContext = {
+    registry,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    unsupportedOperator: (op) =>
+      op.startsWith('inet_') && !database.dialect.networkCompare
+        ? `network address operators need PostgreSQL's inet type; this server runs on ${database.dialect.name}`
+        : undefined,
+  };
+  const parseBody = koaBody({
+    json: true,
+    jsonStrict: false,
+    jsonTypes: [...format.bodyTypes],
+    jsonLimit: options.bodyLimit ?? '1mb',
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    parsedMethods: [...BODY_METHODS],
+  } as Parameters<typeof koaBody>[0]);
+
+  function toRequest(ctx: Koa.Context, route: Route): HttpRequest {
+    const base = options.baseUrl ?? `${ctx.protocol}://${ctx.host}${prefix}`;
+    const body = (ctx.request as unknown as { body?: unknown }).body;
+    return {
+      method: ctx.method,
+      url: new URL(ctx.originalUrl, `${ctx.protocol}://${ctx.host}`),
+      base: base.replace(/\/$/, ''),
+      route,
+      headers: ctx.headers as Record<string, string | undefined>,
+      body,
+      hasBody: BODY_METHODS.has(ctx.method) && (Number(ctx.get('content-length') || 0) > 0 || !!ctx.get('transfer-encoding')),
+    };
+  }
+
+  function allowed(collection: CollectionSchema, route: Route): HttpMethod[] {
+    return format.methodsFor(routeKind(route)).filter((m) => collection.methods.has(m));
+  }
+
+  async function respond(ctx: Koa.Context, route: Route): Promise<HttpResponse> {
+    let request = toRequest(ctx, route);
+    format.negotiate(request);
+    if (route.collection === '') throw ApiError.notFound(`no resource lives at ${ctx.path}`);
+    const collection = registry.collection(route.collection);
+    if (!collection || (route.evaluate && !collection.allowFunctions)) {
+      throw ApiError.notFound(`there is no collection ${route.evaluate ? 'with functions ' : ''}named "${route.collection}"`);
+    }
+    const methods = allowed(collection, route);
+    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+    if (method === 'OPTIONS') return { status: 204, headers: { allow: [...methods, 'HEAD', 'OPTIONS'].join(', ') } };
+    if (!methods.includes(method as HttpMethod)) {
+      throw new ApiError(405, 'Method Not Allowed', `${ctx.method} is not allowed on this path of ${collection.name}`, undefined, {
+        allow: methods.join(', '),
+      });
+    }
+    if (request.hasBody) {
+      await parseBody(ctx, async () => {});
+      request = toRequest(ctx, route);
+    }
+    const operation = format.decode(request, collection, decodeContext);
+    const result = await executor.run(operation);
+    return format.encode(request, operation, result, decodeContext);
+  }
+
+  function failure(error: unknown): ApiError {
+    if (error instanceof ApiError) return error;
+    const status = (error as { status?: unknown; expose?: unknown })?.status;
+    // Body parser errors (bad JSON 400, too large 413, bad charset 415) carry a status of their own.
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const titles: Record<number, string> = { 400: 'Bad Request', 413: 'Payload Too Large', 415: 'Unsupported Media Type' };
+      const detail = status === 400 ? 'the request body is not valid JSON' : status === 413 ? 'the request body is too large' : 'the request body cannot be read';
+      return new ApiError(status, titles[status] ?? 'Bad Request', detail);
+    }
+    const kind = database.dialect.classifyError(error);
+    if (kind) return databaseError(kind);
+    options.onUnexpectedError?.(error);
+    return new ApiError(500, 'Internal Server Error', 'the server failed to answer this request');
+  }
+
+  async function handle(ctx: Koa.Context, route: Route): Promise<void> {
+    let response: HttpResponse;
+    const request = toRequest(ctx, route);
+    let callback: string | undefined;
+    try {
+      callback = jsonpCallback(request.url.searchParams);
+      response = await respond(ctx, route);
+    } catch (error) {
+      const e = failure(error);
+      response = format.encodeErrors(request, e.status, [e]);
+    }
+    if (options.onResponse) response = (await options.onResponse(response, request)) ?? response;
+    if (callback && response.body !== undefined) response = wrapJsonp(callback, response);
+    ctx.status = response.status;
+    for (const [k, v] of Object.entries(response.headers)) ctx.set(k, v);
+    if (response.body !== undefined) {
+      ctx.body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+      ctx.type = response.headers['content-type'] ?? format.mediaType;
+    } else ctx.body = null;
+  }
+
+  const router = new Router({ prefix, strict: true });
+  for (const { path, route } of ROUTES) {
+    router.all(path, (ctx) => handle(ctx as unknown as Koa.Context, route(ctx.params as Record<string, string>)));
+  }
+  const routes = router.routes();
+  return async (ctx, next) => {
+    if (ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return next();
+    await routes(ctx as never, async () => {
+      // Under the prefix but no route (a trailing slash, too many segments): 404 in the format's shape.
+      await handle(ctx, { collection: '' });
+    });
+  };
+}

@@ -1,0 +1,102 @@
+import type { CollectionSchema, Registry } from '@colapi/schema';
+import { ApiError, emptyReadQuery, type Operation, type OperationResult, type RelatedScope } from '@colapi/query-ast';
+import type { Row, ScopeSql, SqlCompiler } from '@colapi/sql-compiler';
+import type { Knex } from 'knex';
+import { keyValue } from './keys.js';
+import { ResourceGraph } from './resource-graph.js';
+
+/** Runs operations against the database. The only stage that does I/O. */
+export class Executor {
+  readonly graph: ResourceGraph;
+
+  constructor(
+    readonly compiler: SqlCompiler,
+    readonly registry: Registry,
+  ) {
+    this.graph = new ResourceGraph(compiler, registry);
+  }
+
+  get knex(): Knex {
+    return this.compiler.knex;
+  }
+
+  async run(operation: Operation): Promise<OperationResult> {
+    switch (operation.kind) {
+      case 'list':
+        return this.list(this.knex, operation);
+      case 'fetch':
+        return this.fetch(this.knex, operation);
+      case 'fetch-related-one':
+        return this.fetchRelatedOne(this.knex, operation);
+      case 'fetch-linkage':
+        return this.fetchLinkage(this.knex, operation);
+      default:
+        throw new ApiError(405, 'Method Not Allowed', `${operation.kind} is not supported`);
+    }
+  }
+
+  /** The owner row of a related read, or 404; resolves the scope into SQL terms. */
+  async scope(db: Knex, scope: RelatedScope): Promise<ScopeSql> {
+    const owner = scope.owner.model;
+    const ownerKey = keyValue(owner, scope.ownerId, scope.owner.name);
+    const found = await this.compiler.byKeys(owner, [ownerKey], undefined, db).first();
+    if (!found) throw ApiError.notFound(`${scope.owner.name} ${scope.ownerId} does not exist`);
+    return { owner, ownerKey, relationship: owner.relationships.get(scope.relation)! };
+  }
+
+  async row(db: Knex, collection: CollectionSchema, id: string, scope?: ScopeSql): Promise<Row> {
+    const key = keyValue(collection.model, id, collection.name);
+    const row = await this.compiler.byKeys(collection.model, [key], scope, db).first();
+    if (!row) {
+      const where = scope ? ` among the ${scope.relationship.name} of ${scope.owner.name} ${String(scope.ownerKey)}` : '';
+      throw ApiError.notFound(`${collection.name} ${id} does not exist${where}`);
+    }
+    return row;
+  }
+
+  async list(db: Knex, op: Extract<Operation, { kind: 'list' }>): Promise<OperationResult> {
+    const { collection, query } = op;
+    const scope = op.scope ? await this.scope(db, op.scope) : undefined;
+    const sql = this.compiler.list(collection, query, scope, db);
+    if (query.single) {
+      const rows: Row[] = await sql.rows;
+      if (rows.length !== 1) {
+        throw ApiError.notFound(rows.length === 0 ? 'no resource matches the filter' : 'more than one resource matches the filter');
+      }
+      return { kind: 'collection', resources: await this.graph.load(db, collection, rows, query), paging: query.paging };
+    }
+    const [rows, total] = await Promise.all([sql.rows as Promise<Row[]>, this.total(db, collection, sql.count, !!(query.filter || scope || query.group.length))]);
+    return { kind: 'collection', resources: await this.graph.load(db, collection, rows, query), total, paging: query.paging };
+  }
+
+  /** `meta.total` as the collection chose: exact, the planner's estimate for an unfiltered table, or none. */
+  async total(db: Knex, collection: CollectionSchema, count: Knex.QueryBuilder, restricted: boolean): Promise<number | undefined> {
+    if (collection.total === 'none') return undefined;
+    if (collection.total === 'estimated' && !restricted && this.compiler.dialect.estimateRows) {
+      const n = await this.compiler.dialect.estimateRows(db, collection.model.table);
+      if (n !== undefined) return n;
+    }
+    const row = (await count.first()) as { total: unknown } | undefined;
+    return Number(row?.total ?? 0);
+  }
+
+  async fetch(db: Knex, op: Extract<Operation, { kind: 'fetch' }>): Promise<OperationResult> {
+    const scope = op.scope ? await this.scope(db, op.scope) : undefined;
+    const row = await this.row(db, op.collection, op.id, scope);
+    const [resource] = await this.graph.load(db, op.collection, [row], op.query);
+    return { kind: 'resource', resource: resource! };
+  }
+
+  async fetchRelatedOne(db: Knex, op: Extract<Operation, { kind: 'fetch-related-one' }>): Promise<OperationResult> {
+    const scope = await this.scope(db, op.scope);
+    const rows: Row[] = await this.compiler.list(op.collection, { ...emptyReadQuery(), paging: { offset: 0, limit: 1 } }, scope, db).rows;
+    const resources = await this.graph.load(db, op.collection, rows, op.query);
+    return { kind: 'resource', resource: resources[0] ?? null };
+  }
+
+  async fetchLinkage(db: Knex, op: Extract<Operation, { kind: 'fetch-linkage' }>): Promise<OperationResult> {
+    const row = await this.row(db, op.collection, op.id);
+    const rel = op.collection.relationships.get(op.relation)!;
+    return { kind: 'linkage', target: this.registry.target(rel), linkage: await this.graph.linkage(db, op.collection, row, op.relation) };
+  }
+}

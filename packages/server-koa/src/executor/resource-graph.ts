@@ -1,0 +1,98 @@
+import type { CollectionSchema, Registry } from '@colapi/schema';
+import type { Linkage, ReadQuery, ResourceNode } from '@colapi/query-ast';
+import { OWNER_COLUMN, type Row, type SqlCompiler } from '@colapi/sql-compiler';
+import type { Knex } from 'knex';
+
+interface MutableNode extends ResourceNode {
+  readonly linkage: Map<string, Linkage>;
+  readonly included: Map<string, ResourceNode | null | readonly ResourceNode[]>;
+}
+
+type IncludeTree = Map<string, IncludeTree>;
+
+function includeTree(paths: readonly (readonly string[])[]): IncludeTree {
+  const root: IncludeTree = new Map();
+  for (const path of paths) {
+    let node = root;
+    for (const part of path) {
+      let next = node.get(part);
+      if (!next) node.set(part, (next = new Map()));
+      node = next;
+    }
+  }
+  return root;
+}
+
+/**
+ * Builds resource nodes from rows and loads their relationships set-wise: one query per relationship
+ * and include level, whatever the number of rows.
+ */
+export class ResourceGraph {
+  constructor(
+    readonly compiler: SqlCompiler,
+    readonly registry: Registry,
+  ) {}
+
+  node(collection: CollectionSchema, raw: Row): MutableNode {
+    const values = this.compiler.decode(collection.model, raw);
+    for (const [name, v] of collection.virtualAttributes) values[name] = v.compute(values);
+    return { collection, id: String(values[collection.model.key]), values, linkage: new Map(), included: new Map() };
+  }
+
+  /** Nodes for rows of `collection`, with linkage of the shown relationships and the requested includes. */
+  async load(db: Knex, collection: CollectionSchema, rows: readonly Row[], query: Pick<ReadQuery, 'fields' | 'include'>): Promise<ResourceNode[]> {
+    const nodes = rows.map((r) => this.node(collection, r));
+    await this.attach(db, collection, nodes, query, includeTree(query.include));
+    return nodes;
+  }
+
+  /** The linkage of one relationship of one resource. */
+  async linkage(db: Knex, collection: CollectionSchema, row: Row, relation: string): Promise<Linkage> {
+    const node = this.node(collection, row);
+    await this.attach(db, collection, [node], { fields: { [collection.name]: [relation] } }, new Map());
+    return node.linkage.get(relation)!;
+  }
+
+  private async attach(db: Knex, collection: CollectionSchema, nodes: MutableNode[], query: Pick<ReadQuery, 'fields'>, tree: IncludeTree): Promise<void> {
+    if (nodes.length === 0) return;
+    const fieldset = query.fields[collection.name];
+    const names = [...collection.relationships.keys()].filter((n) => tree.has(n) || !fieldset || fieldset.includes(n));
+    for (const name of names) {
+      const rel = collection.relationships.get(name)!;
+      const target = this.registry.target(rel);
+      const subtree = tree.get(name);
+      const join = rel.join;
+      // A belongs-to to the target's key: the foreign key is the linkage, no query needed.
+      if (!subtree && join.kind === 'belongs-to' && join.targetColumn === target.model.key) {
+        for (const node of nodes) {
+          const v = node.values[join.ownColumn];
+          node.linkage.set(name, v === null || v === undefined ? null : String(v));
+        }
+        continue;
+      }
+      const owners = [...new Set(nodes.map((n) => n.values[join.ownColumn]).filter((v) => v !== null && v !== undefined))];
+      const rows: Row[] = owners.length ? await this.compiler.related(rel, owners, !!subtree, db) : [];
+      const byOwner = new Map<string, Row[]>();
+      for (const row of rows) {
+        const k = String(row[OWNER_COLUMN]);
+        let list = byOwner.get(k);
+        if (!list) byOwner.set(k, (list = []));
+        list.push(row);
+      }
+      const relatedNodes = new Map<string, MutableNode>();
+      const key = target.model.key;
+      if (subtree) for (const row of rows) if (!relatedNodes.has(String(row[key]))) relatedNodes.set(String(row[key]), this.node(target, row));
+      for (const node of nodes) {
+        const v = node.values[join.ownColumn];
+        const list = v === null || v === undefined ? [] : (byOwner.get(String(v)) ?? []);
+        const ids = list.map((r) => String(r[key]));
+        node.linkage.set(name, rel.cardinality === 'many' ? ids : (ids[0] ?? null));
+        if (subtree) {
+          const related = ids.map((id) => relatedNodes.get(id)!);
+          node.included.set(name, rel.cardinality === 'many' ? related : (related[0] ?? null));
+        }
+      }
+      if (subtree) await this.attach(db, target, [...relatedNodes.values()], query, subtree);
+    }
+  }
+}
