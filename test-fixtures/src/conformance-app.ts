@@ -1,0 +1,53 @@
+import { createApi, type ApiOptions } from '@colapi/server-koa';
+import { connect, type Database } from '@colapi/sql-compiler';
+import type { Registry } from '@colapi/schema';
+import Koa from 'koa';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { conformanceRegistry } from './conformance-registry.js';
+import { formatByName } from './formats.js';
+import { createTables } from './tables.js';
+
+export interface ConformanceTarget {
+  readonly app: Koa;
+  readonly database: Database;
+  readonly registry: Registry;
+  readonly server: Server;
+  /** e.g. http://127.0.0.1:8080 */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+export interface ConformanceOptions {
+  readonly url: string;
+  readonly format?: string;
+  readonly port?: number;
+  /** Extra createApi options (hooks, limits) for tests. */
+  readonly api?: Partial<ApiOptions>;
+}
+
+/** Opens the database, creates missing tables and serves the conformance collections on 127.0.0.1. */
+export async function startConformanceTarget(options: ConformanceOptions): Promise<ConformanceTarget> {
+  const format = options.format ?? 'jsonapi';
+  const database = connect(options.url);
+  await createTables(database.knex, database.dialect);
+  const registry = await conformanceRegistry(format);
+  const app = new Koa();
+  app.use(createApi({ registry, database, format: formatByName(format), ...options.api }));
+  const server = app.listen(options.port ?? 0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    app,
+    database,
+    registry,
+    server,
+    origin: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections?.();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.knex.destroy();
+    },
+  };
+}
