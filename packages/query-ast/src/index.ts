@@ -14,7 +14,7 @@ export {
 } from './operators.js';
 export { isNow, type FieldRef, type Filter, type NowValue, type ScalarValue } from './filter.js';
 export { emptyReadQuery, type Paging, type ReadQuery, type SortKey } from './read-query.js';
-export type { FunctionCall, Operation, OperationKind, RelatedScope, ResourceWrite } from './operations.js';
+export { emptyWrite, type FunctionCall, type Operation, type OperationKind, type RelatedRef, type RelatedScope, type RelationshipWrite, type ResourceWrite } from './operations.js';
 export { DEFAULT_LIMITS, type QueryLimits } from './limits.js';
 export { coercePattern, coerceValue, type ValueContext } from './values.js';
 export { formatDateTime, formatTime, parseDate, parseDateTime, parseTime } from './temporal.js';

@@ -15,13 +15,33 @@ export interface RelatedScope {
   readonly relation: string;
 }
 
-/** Field values and relationship linkage of a resource to create or update. */
+/** A related resource named in a write: an existing one (optionally updated or deleted) or a new one. */
+export type RelatedRef =
+  | {
+      readonly kind: 'existing';
+      readonly id: string;
+      /** Field values to set on it too (Format B replacement with updates). */
+      readonly write?: ResourceWrite;
+      /** With `remove`: delete it from its own table as well (Format B `__delete__`). */
+      readonly delete?: boolean;
+    }
+  | { readonly kind: 'new'; readonly write: ResourceWrite };
+
+/** A change to one relationship of a resource. */
+export type RelationshipWrite =
+  /** To-one: point at this resource, or at none. */
+  | { readonly mode: 'set'; readonly target: RelatedRef | null }
+  /** To-many: exactly these / these too / not these any more. */
+  | { readonly mode: 'replace' | 'add' | 'remove'; readonly targets: readonly RelatedRef[] };
+
+/** Field values and relationship changes of a resource to create or update. */
 export interface ResourceWrite {
   /** Column values, already checked against column types; NowValue for CURRENT_TIMESTAMP & co. */
   readonly values: Readonly<Record<string, unknown>>;
-  /** Linkage to set: to-one an id or null, to-many a list of ids. */
-  readonly relationships: Readonly<Record<string, string | null | readonly string[]>>;
+  readonly relationships: Readonly<Record<string, RelationshipWrite>>;
 }
+
+export const emptyWrite = (): ResourceWrite => ({ values: {}, relationships: {} });
 
 /** The format-neutral operations a wire format decodes requests into and the executor runs. */
 export type Operation =
@@ -37,14 +57,15 @@ export type Operation =
     }
   | { readonly kind: 'create'; readonly collection: CollectionSchema; readonly id?: string; readonly write: ResourceWrite; readonly query: ReadQuery }
   | { readonly kind: 'update'; readonly collection: CollectionSchema; readonly id: string; readonly write: ResourceWrite; readonly query: ReadQuery }
+  /** Sets the same values on every resource the filter matches (all without one); answers the count. */
+  | { readonly kind: 'update-many'; readonly collection: CollectionSchema; readonly filter?: Filter; readonly values: Readonly<Record<string, unknown>> }
   | { readonly kind: 'delete'; readonly collection: CollectionSchema; readonly id: string }
   | {
       readonly kind: 'update-linkage';
       readonly collection: CollectionSchema;
       readonly id: string;
       readonly relation: string;
-      readonly mode: 'replace' | 'add' | 'remove';
-      readonly ids: string | null | readonly string[];
+      readonly change: RelationshipWrite;
     };
 
 export type OperationKind = Operation['kind'];

@@ -1,0 +1,90 @@
+import type { ApiOptions } from '@colapi/server-koa';
+import { startConformanceTarget, type ConformanceTarget } from '../conformance-app.js';
+import { createTestDatabase, testedKinds, type DatabaseKind, type TestDatabase } from './databases.js';
+import { HttpClient } from './http-client.js';
+import { seed, STANDARD_DATA, type SeedData } from './seed.js';
+
+export interface TestTarget {
+  readonly kind: DatabaseKind;
+  readonly target: ConformanceTarget;
+  readonly http: HttpClient;
+  /** Replaces the table contents (default: the standard dataset). */
+  seed(data?: SeedData): Promise<void>;
+}
+
+const MEDIA: Record<string, string> = { jsonapi: 'application/vnd.api+json', legacy: 'application/json' };
+const shared = new Map<string, Promise<{ db: TestDatabase; target: ConformanceTarget }>>();
+const owned: { db: TestDatabase; target: ConformanceTarget }[] = [];
+
+async function start(kind: DatabaseKind, format: string, api?: Partial<ApiOptions>) {
+  const db = await createTestDatabase(kind);
+  const target = await startConformanceTarget({ url: db.url, format, ...(api ? { api } : {}) });
+  return { db, target };
+}
+
+/** Under CI (or REQUIRE_DATABASES=1) a database that cannot be reached fails the run instead of skipping. */
+const mustReach = () => process.env.CI === 'true' || process.env.REQUIRE_DATABASES === '1';
+
+export interface EachDatabaseOptions {
+  readonly format?: string;
+  /** createApi options for a dedicated server (hooks, limits); without them the server is shared. */
+  readonly api?: Partial<ApiOptions>;
+  /** Seed the standard dataset once before the suite (default true). */
+  readonly seed?: boolean;
+}
+
+/**
+ * Declares the same suite once per tested database, each against a real conformance server on
+ * 127.0.0.1. `t()` gives the running target inside tests and hooks.
+ */
+export function describeEachDatabase(title: string, body: (t: () => TestTarget) => void, options: EachDatabaseOptions = {}): void {
+  const format = options.format ?? 'jsonapi';
+  for (const kind of testedKinds()) {
+    describe(`${title} [${kind}]`, function () {
+      let current: TestTarget | undefined;
+      before(async function () {
+        this.timeout(120_000);
+        let started: { db: TestDatabase; target: ConformanceTarget };
+        try {
+          if (options.api) {
+            started = await start(kind, format, options.api);
+            owned.push(started);
+          } else {
+            const key = `${kind}/${format}`;
+            if (!shared.has(key)) shared.set(key, start(kind, format));
+            started = await shared.get(key)!;
+          }
+        } catch (error) {
+          if (mustReach()) throw error;
+          console.warn(`  ! ${kind} is not reachable (${(error as Error).message}); skipping "${title}" on it`);
+          this.skip();
+        }
+        const { target } = started;
+        current = {
+          kind,
+          target,
+          http: new HttpClient(target.origin, MEDIA[format] ?? 'application/json'),
+          seed: (data = STANDARD_DATA) => seed(target.database.knex, target.database.dialect, data),
+        };
+        if (options.seed !== false) await current.seed();
+      });
+      body(() => {
+        if (!current) throw new Error('the target is not started');
+        return current;
+      });
+    });
+  }
+}
+
+/** Closes every server and drops every database this process made; registered as a root hook. */
+export async function closeAllTargets(): Promise<void> {
+  const all = [...owned.splice(0), ...(await Promise.all([...shared.values()].map((p) => p.catch(() => undefined))))];
+  shared.clear();
+  for (const s of all) {
+    if (!s) continue;
+    await s.target.close().catch(() => undefined);
+    await s.db.drop().catch(() => undefined);
+  }
+}
+
+if (typeof after === 'function') after(closeAllTargets);

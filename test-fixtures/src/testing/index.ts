@@ -1,0 +1,5 @@
+export { ALL_KINDS, createTestDatabase, testedKinds, type DatabaseKind, type TestDatabase } from './databases.js';
+export { resetTables, seed, STANDARD_DATA, type SeedData } from './seed.js';
+export { filterParam, HttpClient, type RequestOptions, type TestResponse } from './http-client.js';
+export { countQueries } from './query-counter.js';
+export { closeAllTargets, describeEachDatabase, type EachDatabaseOptions, type TestTarget } from './harness.js';
