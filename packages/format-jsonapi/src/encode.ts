@@ -62,7 +62,9 @@ export function encodeResult(
       return document(200, type, body);
     }
     case 'linkage': {
-      if (operation.kind !== 'fetch-linkage' && operation.kind !== 'update-linkage') throw new Error('linkage without a relationship');
+      // A relationship changed exactly as asked: JSON:API's 204.
+      if (operation.kind === 'update-linkage') return { status: 204, headers: {} };
+      if (operation.kind !== 'fetch-linkage') throw new Error('linkage without a relationship');
       const self = `${base}/${operation.collection.name}/${encodeURIComponent(operation.id)}`;
       return document(200, type, {
         data: linkageData(registry, operation.collection, operation.relation, result.linkage),

@@ -1,6 +1,8 @@
 import type { HttpMethod } from '@colapi/schema';
-import { ApiError, routeKind, type HttpRequest, type RouteKind, type WireFormat } from '@colapi/query-ast';
+import { routeKind, type HttpRequest, type RouteKind, type WireFormat } from '@colapi/query-ast';
+import { decodeEvaluate } from './decode-evaluate.js';
 import { decodeRead } from './decode-read.js';
+import { decodeWrite } from './decode-write.js';
 import { encodeErrorDocument, encodeResult } from './encode.js';
 import { checkContentType, chooseResponseType, JSONAPI_MEDIA_TYPE } from './media-type.js';
 
@@ -34,8 +36,9 @@ export function jsonApiFormat(): WireFormat {
       checkContentType(request);
     },
     decode(request, collection, ctx) {
+      if (request.route.evaluate) return decodeEvaluate(request, collection, ctx);
       if (request.method === 'GET' || request.method === 'HEAD') return decodeRead(request, collection, ctx);
-      throw new ApiError(405, 'Method Not Allowed', `${request.method} is not supported here yet`);
+      return decodeWrite(request, collection, ctx);
     },
     encode: (request, operation, result, ctx) => encodeResult(request, operation, result, ctx, responseType(request)),
     encodeErrors: (request, status, errors) => encodeErrorDocument(status, errors, responseType(request)),

@@ -23,3 +23,5 @@ export { resolveFieldPath, resolveIncludePath } from './field-path.js';
 export { parseJsonApiQuery, type QueryShape } from './parse-jsonapi-query.js';
 export type { Linkage, OperationResult, ResourceNode } from './result.js';
 export { routeKind, type DecodeContext, type HttpRequest, type HttpResponse, type Route, type RouteKind, type WireFormat } from './wire-format.js';
+export { decodeWriteValues, type WriteValuesOptions } from './write-values.js';
+export { AGGREGATE_FUNCTIONS, parseFunctionCalls, type AggregateName } from './functions.js';

@@ -1,6 +1,7 @@
 import type { Registry } from '@colapi/schema';
 import type { HttpRequest, HttpResponse, QueryLimits, WireFormat } from '@colapi/query-ast';
 import type { Database } from '@colapi/sql-compiler';
+import type { HookTable } from './hooks.js';
 
 /** Runs on every response just before it is sent (CORS headers and the like); may return a changed one. */
 export type ResponseHook = (response: HttpResponse, request: HttpRequest) => HttpResponse | void | Promise<HttpResponse | void>;
@@ -18,6 +19,8 @@ export interface ApiOptions {
   readonly limits?: Partial<QueryLimits>;
   /** Largest JSON body accepted (bytes or a string such as `1mb`); larger answers 413. */
   readonly bodyLimit?: number | string;
+  /** Code before and after operations, per collection and operation kind. */
+  readonly hooks?: HookTable;
   readonly onResponse?: ResponseHook;
   /** Told of every unexpected error (a 500), for logging; the client sees no details. */
   readonly onUnexpectedError?: (error: unknown) => void;

@@ -15,6 +15,7 @@ import { koaBody } from 'koa-body';
 import type { ApiOptions } from './api-options.js';
 import { databaseError } from './database-errors.js';
 import { Executor } from './executor/executor.js';
+import { runOperation } from './hooks.js';
 import { jsonpCallback, wrapJsonp } from './jsonp.js';
 import { ROUTES } from './routes.js';
 
@@ -86,8 +87,9 @@ export function createApi(options: ApiOptions): Koa.Middleware {
       await parseBody(ctx, async () => {});
       request = toRequest(ctx, route);
     }
-    const operation = format.decode(request, collection, decodeContext);
-    const result = await executor.run(operation);
+    const decoded = format.decode(request, collection, decodeContext);
+    const context = { request, state: ctx.state as Record<string, unknown> };
+    const { operation, result } = await runOperation(options.hooks, decoded, context, (op) => executor.run(op));
     return format.encode(request, operation, result, decodeContext);
   }
 

@@ -7,3 +7,5 @@ export { compileFilter } from './compile-filter.js';
 export type { CompileContext } from './field-expression.js';
 export { likeToGlob } from './like-pattern.js';
 export type { Row } from './row-decoder.js';
+export { compileDelete, compileInsert, compileUpdate, insertedKey, storedValues } from './compile-write.js';
+export { compileAggregate, decodeAggregates } from './compile-aggregate.js';

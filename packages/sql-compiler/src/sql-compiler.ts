@@ -1,5 +1,8 @@
 import type { CollectionSchema, ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
-import type { ReadQuery } from '@colapi/query-ast';
+import type { Filter, FunctionCall, ReadQuery } from '@colapi/query-ast';
+import { compileAggregate, decodeAggregates } from './compile-aggregate.js';
+import { compileFilter } from './compile-filter.js';
+import { compileDelete, compileInsert, compileUpdate } from './compile-write.js';
 import type { Knex } from 'knex';
 import { Aliases } from './aliases.js';
 import { compileByKeys, compileList, compileRelated, type ListSql, type ScopeSql } from './compile-select.js';
@@ -33,6 +36,35 @@ export class SqlCompiler {
 
   related(rel: RelationshipSchema, ownerValues: readonly unknown[], full: boolean, db?: Knex): Knex.QueryBuilder {
     return compileRelated(this.context(db), rel, ownerValues, full);
+  }
+
+  insert(model: ModelSchema, values: Readonly<Record<string, unknown>>, db?: Knex): Knex.QueryBuilder {
+    return compileInsert(this.context(db), model, values);
+  }
+
+  update(model: ModelSchema, keys: readonly unknown[], values: Readonly<Record<string, unknown>>, db?: Knex): Knex.QueryBuilder {
+    return compileUpdate(this.context(db), model, keys, values);
+  }
+
+  delete(model: ModelSchema, keys: readonly unknown[], db?: Knex): Knex.QueryBuilder {
+    return compileDelete(this.context(db), model, keys);
+  }
+
+  /** Keys of the rows a filter matches (all rows without one). */
+  keys(model: ModelSchema, filter: Filter | undefined, db?: Knex): Knex.QueryBuilder {
+    const ctx = this.context(db);
+    const t = ctx.aliases.next();
+    const qb = ctx.knex.from({ [t]: model.table }).select(`${t}.${model.key}`).orderBy(`${t}.${model.key}`);
+    if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
+    return qb;
+  }
+
+  aggregate(model: ModelSchema, functions: readonly FunctionCall[], filter?: Filter, db?: Knex): Knex.QueryBuilder {
+    return compileAggregate(this.context(db), model, functions, filter);
+  }
+
+  decodeAggregates(model: ModelSchema, functions: readonly FunctionCall[], row: Row): unknown[] {
+    return decodeAggregates(this.dialect, model, functions, row);
   }
 
   decode(model: ModelSchema, raw: Row): Row {

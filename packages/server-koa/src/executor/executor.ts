@@ -4,16 +4,22 @@ import type { Row, ScopeSql, SqlCompiler } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { keyValue } from './keys.js';
 import { ResourceGraph } from './resource-graph.js';
+import { inTransaction } from './transaction.js';
+import { Writer } from './writer.js';
+
+type Op<K extends Operation['kind']> = Extract<Operation, { kind: K }>;
 
 /** Runs operations against the database. The only stage that does I/O. */
 export class Executor {
   readonly graph: ResourceGraph;
+  readonly writer: Writer;
 
   constructor(
     readonly compiler: SqlCompiler,
     readonly registry: Registry,
   ) {
     this.graph = new ResourceGraph(compiler, registry);
+    this.writer = new Writer(compiler, registry);
   }
 
   get knex(): Knex {
@@ -30,9 +36,69 @@ export class Executor {
         return this.fetchRelatedOne(this.knex, operation);
       case 'fetch-linkage':
         return this.fetchLinkage(this.knex, operation);
-      default:
-        throw new ApiError(405, 'Method Not Allowed', `${operation.kind} is not supported`);
+      case 'evaluate':
+        return this.evaluate(this.knex, operation);
+      case 'create':
+        return this.write((trx) => this.create(trx, operation));
+      case 'update':
+        return this.write((trx) => this.update(trx, operation));
+      case 'update-many':
+        return this.write((trx) => this.updateMany(trx, operation));
+      case 'delete':
+        return this.write((trx) => this.remove(trx, operation));
+      case 'update-linkage':
+        return this.write((trx) => this.updateLinkage(trx, operation));
     }
+  }
+
+  /** Every write runs in one transaction; any error rolls all of it back. */
+  private write(work: (trx: Knex.Transaction) => Promise<OperationResult>): Promise<OperationResult> {
+    return inTransaction(this.knex, this.compiler.dialect, work);
+  }
+
+  async evaluate(db: Knex, op: Op<'evaluate'>): Promise<OperationResult> {
+    if (op.functions.length === 0) return { kind: 'values', values: [] };
+    const model = op.collection.model;
+    const row = (await this.compiler.aggregate(model, op.functions, op.filter, db).first()) as Row;
+    return { kind: 'values', values: this.compiler.decodeAggregates(model, op.functions, row) };
+  }
+
+  async create(trx: Knex, op: Op<'create'>): Promise<OperationResult> {
+    const key = await this.writer.create(trx, op.collection, op.write, op.id);
+    const row = await this.row(trx, op.collection, String(key));
+    const [resource] = await this.graph.load(trx, op.collection, [row], op.query);
+    return { kind: 'resource', resource: resource!, created: true };
+  }
+
+  async update(trx: Knex, op: Op<'update'>): Promise<OperationResult> {
+    const before = await this.row(trx, op.collection, op.id);
+    const key = before[op.collection.model.key];
+    await this.writer.update(trx, op.collection, key, op.write);
+    const row = await this.row(trx, op.collection, op.id);
+    const [resource] = await this.graph.load(trx, op.collection, [row], op.query);
+    return { kind: 'resource', resource: resource! };
+  }
+
+  async updateMany(trx: Knex, op: Op<'update-many'>): Promise<OperationResult> {
+    const model = op.collection.model;
+    const keys = (await this.compiler.keys(model, op.filter, trx)).map((r: Row) => r[model.key]);
+    for (let i = 0; i < keys.length; i += 500) {
+      if (Object.keys(op.values).length) await this.compiler.update(model, keys.slice(i, i + 500), op.values, trx);
+    }
+    return { kind: 'count', count: keys.length };
+  }
+
+  async remove(trx: Knex, op: Op<'delete'>): Promise<OperationResult> {
+    await this.writer.remove(trx, op.collection, keyValue(op.collection.model, op.id, op.collection.name), op.id);
+    return { kind: 'no-content' };
+  }
+
+  async updateLinkage(trx: Knex, op: Op<'update-linkage'>): Promise<OperationResult> {
+    const row = await this.row(trx, op.collection, op.id);
+    await this.writer.relate(trx, op.collection, row[op.collection.model.key], op.relation, op.change);
+    const rel = op.collection.relationships.get(op.relation)!;
+    const fresh = await this.row(trx, op.collection, op.id);
+    return { kind: 'linkage', target: this.registry.target(rel), linkage: await this.graph.linkage(trx, op.collection, fresh, op.relation) };
   }
 
   /** The owner row of a related read, or 404; resolves the scope into SQL terms. */
@@ -54,7 +120,7 @@ export class Executor {
     return row;
   }
 
-  async list(db: Knex, op: Extract<Operation, { kind: 'list' }>): Promise<OperationResult> {
+  async list(db: Knex, op: Op<'list'>): Promise<OperationResult> {
     const { collection, query } = op;
     const scope = op.scope ? await this.scope(db, op.scope) : undefined;
     const sql = this.compiler.list(collection, query, scope, db);
@@ -80,21 +146,21 @@ export class Executor {
     return Number(row?.total ?? 0);
   }
 
-  async fetch(db: Knex, op: Extract<Operation, { kind: 'fetch' }>): Promise<OperationResult> {
+  async fetch(db: Knex, op: Op<'fetch'>): Promise<OperationResult> {
     const scope = op.scope ? await this.scope(db, op.scope) : undefined;
     const row = await this.row(db, op.collection, op.id, scope);
     const [resource] = await this.graph.load(db, op.collection, [row], op.query);
     return { kind: 'resource', resource: resource! };
   }
 
-  async fetchRelatedOne(db: Knex, op: Extract<Operation, { kind: 'fetch-related-one' }>): Promise<OperationResult> {
+  async fetchRelatedOne(db: Knex, op: Op<'fetch-related-one'>): Promise<OperationResult> {
     const scope = await this.scope(db, op.scope);
     const rows: Row[] = await this.compiler.list(op.collection, { ...emptyReadQuery(), paging: { offset: 0, limit: 1 } }, scope, db).rows;
     const resources = await this.graph.load(db, op.collection, rows, op.query);
     return { kind: 'resource', resource: resources[0] ?? null };
   }
 
-  async fetchLinkage(db: Knex, op: Extract<Operation, { kind: 'fetch-linkage' }>): Promise<OperationResult> {
+  async fetchLinkage(db: Knex, op: Op<'fetch-linkage'>): Promise<OperationResult> {
     const row = await this.row(db, op.collection, op.id);
     const rel = op.collection.relationships.get(op.relation)!;
     return { kind: 'linkage', target: this.registry.target(rel), linkage: await this.graph.linkage(db, op.collection, row, op.relation) };

@@ -1,0 +1,18 @@
+import type { CollectionSchema } from '@colapi/schema';
+import { ApiError, parseFunctionCalls, parseJsonApiQuery, parseJsonParameter, type DecodeContext, type HttpRequest, type Operation } from '@colapi/query-ast';
+
+/** `GET /api/eval/<collection>?functions=[…]&filter[objects]=[…]` */
+export function decodeEvaluate(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext): Operation {
+  const params = new URLSearchParams(request.url.searchParams);
+  const text = params.get('functions');
+  params.delete('functions');
+  for (const name of params.keys()) {
+    if (name !== 'filter[objects]' && name !== 'callback') {
+      throw ApiError.badRequest(`query parameter ${name} does not apply to function evaluation`, { parameter: name });
+    }
+  }
+  const source = { parameter: 'functions' };
+  const functions = text === null ? [] : parseFunctionCalls(parseJsonParameter(text, 'functions'), collection, source, 'functions');
+  const { filter } = parseJsonApiQuery(params, collection, ctx, 'list');
+  return { kind: 'evaluate', collection, functions, ...(filter ? { filter } : {}) };
+}

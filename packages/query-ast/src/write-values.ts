@@ -1,0 +1,38 @@
+import type { CollectionSchema } from '@colapi/schema';
+import { ApiError, type ErrorSource } from './api-error.js';
+import { coerceValue } from './values.js';
+
+export interface WriteValuesOptions {
+  /** The names a client may write; default every exposed column but the key. */
+  readonly writable?: ReadonlySet<string>;
+  /** Builds the error source of a member, e.g. name → `{pointer: '/data/attributes/name'}`. */
+  readonly sourceOf: (name: string) => ErrorSource;
+  /** A sentence telling what to use instead of a name that is not writable (e.g. the relationship). */
+  readonly hint?: (name: string) => string | undefined;
+}
+
+/**
+ * Checks the field values of a write against a collection: every name must be a writable column, every
+ * value fit its type, and null only where the column takes it. Answers the coerced values.
+ */
+export function decodeWriteValues(collection: CollectionSchema, input: Readonly<Record<string, unknown>>, options: WriteValuesOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input)) {
+    const source = options.sourceOf(name);
+    const column = collection.columns.get(name);
+    const writable = column && name !== collection.model.key && (!options.writable || options.writable.has(name));
+    if (!writable) {
+      const why = collection.virtualAttributes.has(name)
+        ? `"${name}" is computed and cannot be written`
+        : (options.hint?.(name) ?? `"${name}" is not a field of ${collection.name}`);
+      throw ApiError.badRequest(why, source);
+    }
+    if (value === null) {
+      if (!column.nullable) throw ApiError.badRequest(`"${name}" cannot be null`, source);
+      out[name] = null;
+      continue;
+    }
+    out[name] = coerceValue(column, value, { source, path: name });
+  }
+  return out;
+}

@@ -1,0 +1,36 @@
+import type { ModelSchema } from '@colapi/schema';
+import type { Filter, FunctionCall } from '@colapi/query-ast';
+import type { Knex } from 'knex';
+import { compileFilter } from './compile-filter.js';
+import type { Dialect } from './dialect.js';
+import type { CompileContext } from './field-expression.js';
+
+/** SQL of each whitelisted function; nothing else can reach the statement. */
+const SQL: Readonly<Record<string, string>> = { avg: 'avg', sum: 'sum', count: 'count', min: 'min', max: 'max' };
+
+/** One row holding `f0`, `f1`, … : the functions over every row the filter matches. */
+export function compileAggregate(ctx: CompileContext, model: ModelSchema, functions: readonly FunctionCall[], filter?: Filter): Knex.QueryBuilder {
+  const t = ctx.aliases.next();
+  const qb = ctx.knex.from({ [t]: model.table });
+  const selects = functions.map((f, i) => {
+    const fn = SQL[f.name];
+    if (!fn) throw new Error(`function ${f.name} is not whitelisted`);
+    const column = model.columns.get(f.column)!;
+    return ctx.knex.raw(`${fn}(?) as ??`, [ctx.dialect.readColumn(ctx.knex, `${t}.${f.column}`, column), `f${i}`]);
+  });
+  qb.select(selects);
+  if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
+  return qb;
+}
+
+/** Results as JSON values: numbers for count/sum/avg on every dialect, column values for min/max. */
+export function decodeAggregates(dialect: Dialect, model: ModelSchema, functions: readonly FunctionCall[], row: Record<string, unknown>): unknown[] {
+  return functions.map((f, i) => {
+    const raw = row[`f${i}`];
+    if (raw === null || raw === undefined) return f.name === 'count' ? 0 : null;
+    const column = model.columns.get(f.column)!;
+    if (f.name === 'min' || f.name === 'max') return dialect.decodeValue(column, raw);
+    const n = Number(raw);
+    return f.name === 'count' ? Math.trunc(n) : n;
+  });
+}
