@@ -22,6 +22,8 @@ export interface ApiOptions {
   /** Code before and after operations, per collection and operation kind. */
   readonly hooks?: HookTable;
   readonly onResponse?: ResponseHook;
+  /** Adds a `Server-Timing` header with the parse, query and encode time of each request. */
+  readonly serverTiming?: boolean;
   /** Told of every unexpected error (a 500), for logging; the client sees no details. */
   readonly onUnexpectedError?: (error: unknown) => void;
 }

@@ -18,6 +18,7 @@ import { Executor } from './executor/executor.js';
 import { runOperation } from './hooks.js';
 import { jsonpCallback, wrapJsonp } from './jsonp.js';
 import { ROUTES } from './routes.js';
+import { StageTimer } from './stage-timer.js';
 
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
@@ -67,7 +68,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
     return format.methodsFor(routeKind(route)).filter((m) => collection.methods.has(m));
   }
 
-  async function respond(ctx: Koa.Context, route: Route): Promise<HttpResponse> {
+  async function respond(ctx: Koa.Context, route: Route, timer: StageTimer): Promise<HttpResponse> {
     let request = toRequest(ctx, route);
     format.negotiate(request);
     if (route.collection === '') throw ApiError.notFound(`no resource lives at ${ctx.path}`);
@@ -88,9 +89,13 @@ export function createApi(options: ApiOptions): Koa.Middleware {
       request = toRequest(ctx, route);
     }
     const decoded = format.decode(request, collection, decodeContext);
+    timer.lap('parse');
     const context = { request, state: ctx.state as Record<string, unknown> };
     const { operation, result } = await runOperation(options.hooks, decoded, context, (op) => executor.run(op));
-    return format.encode(request, operation, result, decodeContext);
+    timer.lap('query');
+    const response = format.encode(request, operation, result, decodeContext);
+    timer.lap('encode');
+    return response;
   }
 
   function failure(error: unknown): ApiError {
@@ -112,13 +117,15 @@ export function createApi(options: ApiOptions): Koa.Middleware {
     let response: HttpResponse;
     const request = toRequest(ctx, route);
     let callback: string | undefined;
+    const timer = new StageTimer();
     try {
       callback = jsonpCallback(request.url.searchParams);
-      response = await respond(ctx, route);
+      response = await respond(ctx, route, timer);
     } catch (error) {
       const e = failure(error);
       response = format.encodeErrors(request, e.status, [e]);
     }
+    if (options.serverTiming) response = { ...response, headers: { ...response.headers, 'server-timing': timer.header() } };
     if (options.onResponse) response = (await options.onResponse(response, request)) ?? response;
     if (callback && response.body !== undefined) response = wrapJsonp(callback, response);
     ctx.status = response.status;
