@@ -1,7 +1,7 @@
 import type { ColumnSchema, ModelSchema } from '@colapi/schema';
 import { ApiError, NETWORK_OPERATORS, isNow, type Filter, type ScalarValue } from '@colapi/query-ast';
 import type { Knex } from 'knex';
-import { correlatedTarget, fieldExpression, targetModel, type CompileContext } from './field-expression.js';
+import { comparableExpression, correlatedTarget, fieldColumn, fieldExpression, targetModel, type CompileContext } from './field-expression.js';
 
 const COMPARISON: Record<string, string> = { eq: '=', ne: '<>', gt: '>', lt: '<', ge: '>=', le: '<=' };
 
@@ -25,8 +25,8 @@ export function compileFilter(ctx: CompileContext, model: ModelSchema, alias: st
       return knex.raw(filter.op === 'is_null' ? '? is null' : '? is not null', [expr]);
     }
     case 'compare-field': {
-      const left = fieldExpression(ctx, model, alias, filter.field);
-      const right = fieldExpression(ctx, model, alias, filter.other);
+      const left = comparableExpression(ctx, model, alias, filter.field);
+      const right = comparableExpression(ctx, model, alias, filter.other);
       const op = COMPARISON[filter.op];
       if (op) return knex.raw(`? ${op} ?`, [left, right]);
       if (filter.op === 'like' || filter.op === 'ilike' || filter.op === 'not_like') {
@@ -35,8 +35,11 @@ export function compileFilter(ctx: CompileContext, model: ModelSchema, alias: st
       throw ApiError.badRequest(`"${filter.op}" cannot compare two fields`, { parameter: 'filter' });
     }
     case 'compare': {
-      const column = model.columns.get(filter.field.column)!;
-      const expr = fieldExpression(ctx, model, alias, filter.field);
+      const column = fieldColumn(ctx, model, filter.field);
+      if (filter.op === 'like' || filter.op === 'ilike' || filter.op === 'not_like') {
+        return dialect.like(knex, fieldExpression(ctx, model, alias, filter.field), filter.value as string, filter.op);
+      }
+      const expr = comparableExpression(ctx, model, alias, filter.field);
       const op = COMPARISON[filter.op];
       if (op) return knex.raw(`? ${op} ?`, [expr, bindValue(ctx, column, filter.value as ScalarValue) as Knex.Value]);
       if (filter.op === 'in' || filter.op === 'not_in') {
@@ -44,9 +47,6 @@ export function compileFilter(ctx: CompileContext, model: ModelSchema, alias: st
         if (values.length === 0) return knex.raw(filter.op === 'in' ? '1 = 0' : '1 = 1');
         const list = values.map(() => '?').join(', ');
         return knex.raw(`? ${filter.op === 'in' ? 'in' : 'not in'} (${list})`, [expr, ...(values as Knex.Value[])]);
-      }
-      if (filter.op === 'like' || filter.op === 'ilike' || filter.op === 'not_like') {
-        return dialect.like(knex, expr, filter.value as string, filter.op);
       }
       if (NETWORK_OPERATORS.has(filter.op)) {
         if (!dialect.networkCompare) {
@@ -63,7 +63,8 @@ export function compileFilter(ctx: CompileContext, model: ModelSchema, alias: st
       const rel = model.relationships.get(filter.relation)!;
       const { qb, alias: inner } = correlatedTarget(ctx, rel, alias);
       if (filter.filter) qb.whereRaw('?', [compileFilter(ctx, targetModel(ctx, rel), inner, filter.filter)]);
-      return knex.raw('exists (?)', [qb.select(knex.raw('1'))]);
+      // knex puts a subquery binding in parentheses itself; SQLite refuses `exists ((…))`.
+      return knex.raw('exists ?', [qb.select(knex.raw('1'))]);
     }
   }
 }

@@ -2,7 +2,7 @@ import type { CollectionSchema, ModelSchema, RelationshipSchema } from '@colapi/
 import type { Filter, ReadQuery } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
-import { fieldExpression, targetModel, type CompileContext } from './field-expression.js';
+import { comparableExpression, targetModel, type CompileContext } from './field-expression.js';
 
 /** Restricts the rows of `alias` to those related to one owner row: `/person/1/articles`. */
 export interface ScopeSql {
@@ -62,7 +62,7 @@ export function compileList(ctx: CompileContext, collection: CollectionSchema, q
     const g = ctx.aliases.next();
     const groups = knex.from({ [g]: model.table }).select(knex.raw('min(??) as ??', [`${g}.${model.key}`, 'k']));
     restrict(ctx, groups, model, g, query.filter, scope);
-    const exprs = query.group.map((f) => fieldExpression(ctx, model, g, f));
+    const exprs = query.group.map((f) => comparableExpression(ctx, model, g, f));
     groups.groupByRaw(exprs.map(() => '?').join(', '), exprs);
     rows.whereIn(`${t0}.${model.key}`, groups.clone());
     count = knex.from(groups.as('g')).count({ total: '*' });
@@ -73,7 +73,7 @@ export function compileList(ctx: CompileContext, collection: CollectionSchema, q
     restrict(ctx, count, model, c, query.filter, scope);
   }
   for (const key of query.sort) {
-    rows.orderByRaw('?', [dialect.orderTerm(knex, fieldExpression(ctx, model, t0, key.field), key.descending)]);
+    rows.orderByRaw('?', [dialect.orderTerm(knex, comparableExpression(ctx, model, t0, key.field), key.descending)]);
   }
   // The key breaks ties last, so pages never overlap or skip rows.
   rows.orderBy(`${t0}.${model.key}`, 'asc');

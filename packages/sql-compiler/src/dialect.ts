@@ -37,6 +37,11 @@ export interface Dialect {
   decodeValue(column: ColumnSchema, raw: unknown): unknown;
   /** `like` case-sensitive, `ilike` case-insensitive, `not_like` the negation of `like`; `\` escapes. */
   like(knex: Knex, expr: Knex.Raw, pattern: string, mode: LikeMode): Knex.Raw;
+  /**
+   * A text expression as it is compared, sorted and grouped: exactly, by code point, whatever the collation
+   * of the column (MySQL's default collations ignore case and accents). Undefined when already so.
+   */
+  exactText?(knex: Knex, expr: Knex.Raw): Knex.Raw;
   /** An ORDER BY term; nulls sort first ascending and last descending on every dialect. */
   orderTerm(knex: Knex, expr: Knex.Raw, descending: boolean): Knex.Raw;
   /** A network-address comparison, or undefined when the database has no such operator. */

@@ -1,4 +1,4 @@
-import type { ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
+import type { ColumnSchema, ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
 import type { FieldRef } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import type { Aliases } from './aliases.js';
@@ -50,5 +50,26 @@ export function fieldExpression(ctx: CompileContext, model: ModelSchema, alias: 
   if (!rel) throw new Error(`model ${model.name} has no relationship ${first}`);
   const { qb, alias: inner } = correlatedTarget(ctx, rel, alias);
   const value = fieldExpression(ctx, targetModel(ctx, rel), inner, { relations: rest, column: field.column });
-  return ctx.knex.raw('(?)', [qb.select(value).limit(1)]);
+  // knex puts the subquery in parentheses itself.
+  return ctx.knex.raw('?', [qb.select(value).limit(1)]);
+}
+
+/** The column a field reference ends at. */
+export function fieldColumn(ctx: CompileContext, model: ModelSchema, field: FieldRef): ColumnSchema {
+  let current = model;
+  for (const name of field.relations) {
+    const rel = current.relationships.get(name);
+    if (!rel) throw new Error(`model ${current.name} has no relationship ${name}`);
+    current = targetModel(ctx, rel);
+  }
+  const column = current.columns.get(field.column);
+  if (!column) throw new Error(`model ${current.name} has no column ${field.column}`);
+  return column;
+}
+
+/** The expression of a field as comparisons, sorting and grouping use it: text is compared exactly. */
+export function comparableExpression(ctx: CompileContext, model: ModelSchema, alias: string, field: FieldRef): Knex.Raw {
+  const expr = fieldExpression(ctx, model, alias, field);
+  const { dialect, knex } = ctx;
+  return fieldColumn(ctx, model, field).type === 'string' && dialect.exactText ? dialect.exactText(knex, expr) : expr;
 }

@@ -102,9 +102,14 @@ export const mysql: Dialect = {
     }
   },
   like(knex, expr, pattern, mode) {
-    // The default collations compare case-insensitively: BINARY makes like exact, lower() makes ilike fold.
-    if (mode === 'ilike') return knex.raw('lower(?) like lower(?)', [expr, pattern]);
-    return knex.raw(mode === 'like' ? '? like binary ?' : '? not like binary ?', [expr, pattern]);
+    // The default collations ignore case and accents. utf8mb4_bin compares exactly, character by character
+    // (`like binary` would let `_` match one byte of a multi-byte character); lower() makes ilike fold case only.
+    if (mode === 'ilike') return knex.raw('lower(?) like (lower(?) collate utf8mb4_bin)', [expr, pattern]);
+    return knex.raw(mode === 'like' ? '? like (? collate utf8mb4_bin)' : '? not like (? collate utf8mb4_bin)', [expr, pattern]);
+  },
+  exactText(knex, expr) {
+    // A binary string compares byte by byte: exact, and in code point order for UTF-8.
+    return knex.raw('cast(? as binary)', [expr]);
   },
   orderTerm(knex, expr, descending) {
     // MySQL already sorts nulls first ascending and last descending.

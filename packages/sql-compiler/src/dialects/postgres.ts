@@ -99,6 +99,10 @@ export const postgres: Dialect = {
     const op = mode === 'like' ? 'like' : mode === 'ilike' ? 'ilike' : 'not like';
     return knex.raw(`? ${op} ?`, [expr, pattern]);
   },
+  exactText(knex, expr) {
+    // The database's collation may be linguistic (en_US…); "C" orders by code point on every deployment.
+    return knex.raw('? collate "C"', [expr]);
+  },
   orderTerm(knex, expr, descending) {
     return knex.raw(descending ? '? desc nulls last' : '? asc nulls first', [expr]);
   },

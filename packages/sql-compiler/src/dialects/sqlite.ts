@@ -79,13 +79,19 @@ export const sqlite: Dialect = {
     if (mode === 'ilike') return knex.raw("colapi_lower(?) like colapi_lower(?) escape '\\'", [expr, pattern]);
     return knex.raw(mode === 'like' ? '? glob ?' : 'not (? glob ?)', [expr, likeToGlob(pattern)]);
   },
+  exactText(knex, expr) {
+    // A column declared with another collation (nocase) still compares exactly.
+    return knex.raw('? collate binary', [expr]);
+  },
   orderTerm(knex, expr, descending) {
     // SQLite already sorts nulls first ascending and last descending.
     return knex.raw(descending ? '? desc' : '? asc', [expr]);
   },
   now(knex, value, type) {
-    if (type === 'date' || value.fn === 'CURRENT_DATE') return knex.raw("date('now')");
+    if (type === 'date') return knex.raw("date('now')");
     if (type === 'time') return knex.raw("time('now')");
+    // Timestamps are ISO text: today's date alone is midnight, as the other databases read a date.
+    if (value.fn === 'CURRENT_DATE') return knex.raw("strftime('%Y-%m-%dT00:00:00', 'now')");
     return knex.raw("strftime('%Y-%m-%dT%H:%M:%S', 'now')");
   },
   ddlType: (type) => DDL[type],
