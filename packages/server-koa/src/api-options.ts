@@ -19,6 +19,8 @@ export interface ApiOptions {
   readonly limits?: Partial<QueryLimits>;
   /** Largest JSON body accepted (bytes or a string such as `1mb`); larger answers 413. */
   readonly bodyLimit?: number | string;
+  /** Longest request URL accepted (default 8192 characters); longer is 414. */
+  readonly maxUrlLength?: number;
   /** Code before and after operations, per collection and operation kind. */
   readonly hooks?: HookTable;
   readonly onResponse?: ResponseHook;

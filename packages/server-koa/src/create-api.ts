@@ -29,6 +29,7 @@ const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 export function createApi(options: ApiOptions): Koa.Middleware {
   const { registry, format, database } = options;
   const prefix = options.prefix ?? '/api';
+  const maxUrlLength = options.maxUrlLength ?? 8192;
   const compiler = new SqlCompiler(database.knex, database.dialect, registry);
   const executor = new Executor(compiler, registry);
   const decodeContext: DecodeContext = {
@@ -51,11 +52,13 @@ export function createApi(options: ApiOptions): Koa.Middleware {
   } as Parameters<typeof koaBody>[0]);
 
   function toRequest(ctx: Koa.Context, route: Route): HttpRequest {
-    const base = options.baseUrl ?? `${ctx.protocol}://${ctx.host}${prefix}`;
+    // HTTP/1.0 clients may send no Host; links then name localhost rather than failing.
+    const host = /^[\w.:[\]-]+$/.test(ctx.host) ? ctx.host : 'localhost';
+    const base = options.baseUrl ?? `${ctx.protocol}://${host}${prefix}`;
     const body = (ctx.request as unknown as { body?: unknown }).body;
     return {
       method: ctx.method,
-      url: new URL(ctx.originalUrl, `${ctx.protocol}://${ctx.host}`),
+      url: new URL(ctx.originalUrl, `${ctx.protocol}://${host}`),
       base: base.replace(/\/$/, ''),
       route,
       headers: ctx.headers as Record<string, string | undefined>,
@@ -115,10 +118,19 @@ export function createApi(options: ApiOptions): Koa.Middleware {
 
   async function handle(ctx: Koa.Context, route: Route): Promise<void> {
     let response: HttpResponse;
-    const request = toRequest(ctx, route);
+    let request: HttpRequest;
+    try {
+      request = toRequest(ctx, route);
+    } catch {
+      // A URL that does not parse: answer from a stand-in request so the error keeps the format's shape.
+      request = { method: ctx.method, url: new URL('http://localhost/'), base: prefix, route, headers: {}, hasBody: false };
+    }
     let callback: string | undefined;
     const timer = new StageTimer();
     try {
+      if (ctx.originalUrl.length > maxUrlLength) {
+        throw new ApiError(414, 'URI Too Long', `the request URL is longer than ${maxUrlLength} characters`);
+      }
       callback = jsonpCallback(request.url.searchParams);
       response = await respond(ctx, route, timer);
     } catch (error) {
