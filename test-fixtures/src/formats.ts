@@ -1,9 +1,11 @@
 import { jsonApiFormat } from '@colapi/format-jsonapi';
+import { legacyFormat } from '@colapi/format-legacy';
 import type { WireFormat } from '@colapi/query-ast';
 
 /** The wire formats the conformance target can serve, by API_FORMAT name. */
 export const FORMATS: Readonly<Record<string, () => WireFormat>> = Object.freeze({
   jsonapi: jsonApiFormat,
+  legacy: legacyFormat,
 });
 
 export function formatByName(name: string): WireFormat {

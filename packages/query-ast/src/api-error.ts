@@ -5,6 +5,12 @@ export interface ErrorSource {
 }
 
 /**
+ * Stable reasons behind some errors, for wire formats that word or classify them their own way
+ * (Format B answers several results of a `single` search with 400, Format A with 404).
+ */
+export type ErrorCode = 'no-result' | 'multiple-results';
+
+/**
  * A failure that the client caused or may be told about. Every stage throws these; the wire format turns them
  * into its error document. Anything else that escapes is a bug and answers 500 with no details.
  */
@@ -15,8 +21,9 @@ export class ApiError extends Error {
   readonly source?: ErrorSource;
   /** Extra response headers, such as `Allow` for 405. */
   readonly headers?: Readonly<Record<string, string>>;
+  readonly code?: ErrorCode;
 
-  constructor(status: number, title: string, detail: string, source?: ErrorSource, headers?: Record<string, string>) {
+  constructor(status: number, title: string, detail: string, source?: ErrorSource, headers?: Record<string, string>, code?: ErrorCode) {
     super(detail);
     this.name = 'ApiError';
     this.status = status;
@@ -24,6 +31,7 @@ export class ApiError extends Error {
     this.detail = detail;
     if (source) this.source = source;
     if (headers) this.headers = headers;
+    if (code) this.code = code;
   }
 
   static badRequest(detail: string, source?: ErrorSource): ApiError {
@@ -32,6 +40,16 @@ export class ApiError extends Error {
 
   static notFound(detail: string): ApiError {
     return new ApiError(404, 'Not Found', detail);
+  }
+
+  /** A search that expects exactly one resource found none. */
+  static noResult(detail: string): ApiError {
+    return new ApiError(404, 'Not Found', detail, undefined, undefined, 'no-result');
+  }
+
+  /** A search that expects exactly one resource found several: 404, as JSON:API's filter[single] asks. */
+  static multipleResults(detail: string): ApiError {
+    return new ApiError(404, 'Not Found', detail, undefined, undefined, 'multiple-results');
   }
 
   static forbidden(detail: string, source?: ErrorSource): ApiError {

@@ -1,4 +1,4 @@
-export { ApiError, isApiError, type ErrorSource } from './api-error.js';
+export { ApiError, isApiError, type ErrorCode, type ErrorSource } from './api-error.js';
 export {
   ALL_OPERATOR_SPELLINGS,
   LIKE_OPERATORS,
@@ -25,3 +25,14 @@ export type { Linkage, OperationResult, ResourceNode } from './result.js';
 export { routeKind, type DecodeContext, type HttpRequest, type HttpResponse, type Route, type RouteKind, type WireFormat } from './wire-format.js';
 export { decodeWriteValues, type WriteValuesOptions } from './write-values.js';
 export { AGGREGATE_FUNCTIONS, parseFunctionCalls, type AggregateName } from './functions.js';
+export {
+  LEGACY_OPERATOR_SPELLINGS,
+  SEARCH_MEMBERS,
+  parseLegacyQuery,
+  parseLegacySearch,
+  type LegacyQueryOptions,
+  type LegacyReadQuery,
+  type LegacySearch,
+  type LegacySearchOptions,
+  type SearchWindow,
+} from './parse-legacy-query.js';

@@ -127,7 +127,9 @@ export class Executor {
     if (query.single) {
       const rows: Row[] = await sql.rows;
       if (rows.length !== 1) {
-        throw ApiError.notFound(rows.length === 0 ? 'no resource matches the filter' : 'more than one resource matches the filter');
+        throw rows.length === 0
+          ? ApiError.noResult('no resource matches the filter')
+          : ApiError.multipleResults('more than one resource matches the filter');
       }
       return { kind: 'collection', resources: await this.graph.load(db, collection, rows, query), paging: query.paging };
     }

@@ -1,0 +1,64 @@
+import type { ApiError, HttpRequest, HttpResponse, Operation, OperationResult, ReadQuery, SearchWindow } from '@colapi/query-ast';
+import { instanceObject } from './instance-object.js';
+import { linkHeader, listObject, pageCounts } from './list-object.js';
+import { JSON_MEDIA_TYPE } from './media-type.js';
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
+  return { status, headers: { 'content-type': JSON_MEDIA_TYPE, ...headers }, body };
+}
+
+/** The search window of a list read; a query that did not come from `q` has none. */
+function windowOf(operation: Operation): SearchWindow {
+  const query = 'query' in operation ? (operation.query as ReadQuery & { window?: SearchWindow }) : undefined;
+  return query?.window ?? { offset: 0 };
+}
+
+/** Shapes an operation result as Format B: plain objects, list objects with `Link` headers, bare statuses. */
+export function encodeResult(request: HttpRequest, operation: Operation, result: OperationResult): HttpResponse {
+  switch (result.kind) {
+    case 'collection': {
+      if ('query' in operation && operation.query.single) return json(200, instanceObject(result.resources[0]!));
+      const counts = pageCounts(result.paging, windowOf(operation), result.total, result.resources.length);
+      return json(200, listObject(result.resources, counts), { link: linkHeader(request.url, counts) });
+    }
+    case 'resource': {
+      const node = result.resource;
+      if (!node) return encodeErrors(404, [], 'No result found');
+      if (!result.created) return json(200, instanceObject(node));
+      const location = `${request.base}/${node.collection.name}/${encodeURIComponent(node.id)}`;
+      return json(201, instanceObject(node), { location });
+    }
+    case 'values': {
+      // One member per function, `<name>__<field>`, in request order; none requested is the empty object.
+      const body: Record<string, unknown> = {};
+      if (operation.kind === 'evaluate') operation.functions.forEach((f, i) => (body[`${f.name}__${f.column}`] = result.values[i]));
+      return json(200, body);
+    }
+    case 'count':
+      // The specification documents 201 for a bulk update, odd as it is.
+      return json(201, { num_modified: result.count });
+    case 'linkage':
+    case 'no-content':
+      // Relationship changes (DELETE of a related instance) answer nothing in Format B.
+      return { status: 204, headers: {} };
+  }
+}
+
+/** Pointers deeper than one member locate an error inside nested instances; the message says where. */
+function located(error: ApiError): string {
+  const pointer = error.source?.pointer;
+  return pointer && pointer.lastIndexOf('/') > 0 ? `${error.detail} (at ${pointer})` : error.detail;
+}
+
+/**
+ * The `{message}` error body of Format B. A `single` search that found several resources is 400 here,
+ * with the specification's wording; one that found none is 404.
+ */
+export function encodeErrors(status: number, errors: readonly ApiError[], message?: string): HttpResponse {
+  const headers: Record<string, string> = {};
+  for (const e of errors) Object.assign(headers, e.headers ?? {});
+  const code = errors[0]?.code;
+  if (code === 'multiple-results') return json(400, { message: 'Multiple results found' }, headers);
+  if (code === 'no-result') return json(404, { message: 'No result found' }, headers);
+  return json(status, { message: message ?? errors.map(located).join('; ') }, headers);
+}

@@ -1,0 +1,62 @@
+import type { Paging, ResourceNode, SearchWindow } from '@colapi/query-ast';
+import { instanceObject, type InstanceObject } from './instance-object.js';
+
+/** The list object of Format B: never a bare JSON list at the top, for the old JSON-hijacking reason. */
+export interface ListObject {
+  num_results: number;
+  total_pages: number;
+  page: number;
+  objects: InstanceObject[];
+}
+
+export interface PageCounts {
+  /** Resources in the search window. */
+  readonly results: number;
+  readonly pages: number;
+  readonly page: number;
+  readonly size: number;
+}
+
+/**
+ * How many results and pages a list has. The executor counts every row the filter matches; a search's
+ * `limit`/`offset` window cuts that down. Without a count (a collection registered with `total: 'none'`)
+ * the rows seen so far are the best lower bound.
+ */
+export function pageCounts(paging: Paging, window: SearchWindow, total: number | undefined, returned: number): PageCounts {
+  const size = paging.size ?? paging.limit ?? Math.max(returned, 1);
+  const page = paging.number ?? 1;
+  const results =
+    total === undefined
+      ? (page - 1) * size + returned
+      : Math.max(0, Math.min(total - window.offset, window.limit ?? Number.POSITIVE_INFINITY));
+  return { results, pages: Math.ceil(results / size), page, size };
+}
+
+export function listObject(resources: readonly ResourceNode[], counts: PageCounts): ListObject {
+  return { num_results: counts.results, total_pages: counts.pages, page: counts.page, objects: resources.map(instanceObject) };
+}
+
+function pageUrl(url: URL, page: number, size: number): string {
+  const params = new URLSearchParams(url.search);
+  params.delete('page');
+  params.delete('results_per_page');
+  params.set('page', String(page));
+  params.set('results_per_page', String(size));
+  return `${url.origin}${url.pathname}?${params}`;
+}
+
+/**
+ * The `Link` header of a page (RFC 8288): first and last always, prev and next when such a page exists.
+ * Every other query parameter of the request (`q` above all) is kept; URLSearchParams percent-encodes
+ * commas, so a client may split the header on them.
+ */
+export function linkHeader(url: URL, counts: PageCounts): string {
+  const last = Math.max(1, counts.pages);
+  const links: [string, number][] = [
+    ['first', 1],
+    ['last', last],
+  ];
+  if (counts.page > 1) links.push(['prev', Math.min(counts.page - 1, last)]);
+  if (counts.page < last) links.push(['next', counts.page + 1]);
+  return links.map(([rel, page]) => `<${pageUrl(url, page, counts.size)}>; rel="${rel}"`).join(', ');
+}
