@@ -45,7 +45,7 @@ export function linkageChange(data: unknown, rel: RelationshipSchema, target: Co
 const RESOURCE_MEMBERS = new Set(['type', 'id', 'attributes', 'relationships', 'links', 'meta']);
 
 /** The attributes and relationships of a resource object in a POST or PATCH body. */
-function resourceWrite(data: Record<string, unknown>, collection: CollectionSchema, ctx: DecodeContext): ResourceWrite {
+function resourceWrite(data: Record<string, unknown>, collection: CollectionSchema, ctx: DecodeContext, update: boolean): ResourceWrite {
   const unknown = Object.keys(data).find((k) => !RESOURCE_MEMBERS.has(k));
   if (unknown) throw bad(`"${unknown}" is not a member of a resource object`, `/data/${unknown}`);
   const attributes = data.attributes ?? {};
@@ -70,6 +70,10 @@ function resourceWrite(data: Record<string, unknown>, collection: CollectionSche
     const rel = collection.relationships.get(name);
     if (!rel) throw bad(`"${name}" is not a relationship of ${collection.name}`, pointer);
     if (!isObject(value) || !('data' in value)) throw bad('a relationship must be an object with data', pointer);
+    // JSON:API: a server that refuses full replacement of a to-many relationship refuses it here too, whole.
+    if (update && rel.cardinality === 'many' && !collection.allowToManyReplacement) {
+      throw ApiError.forbidden(`${collection.name} does not allow replacing all of ${rel.name}`, { pointer });
+    }
     relationships[name] = linkageChange(value.data, rel, ctx.registry.target(rel), `${pointer}/data`, 'replace');
   }
   return { values, relationships };
@@ -89,6 +93,11 @@ export function decodeWrite(request: HttpRequest, collection: CollectionSchema, 
   if (route.relationships && route.relation !== undefined) {
     const rel = pathRelationship(collection, route.relation);
     const mode = method === 'POST' ? 'add' : method === 'DELETE' ? 'remove' : 'replace';
+    // Before the body is read: whatever it holds, a to-one relationship is only ever replaced.
+    if (rel.cardinality === 'one' && mode !== 'replace') {
+      const allow = (['GET', 'PATCH'] as const).filter((m) => collection.methods.has(m)).join(', ');
+      throw new ApiError(405, 'Method Not Allowed', `${rel.name} is a to-one relationship: change it with PATCH`, undefined, { allow });
+    }
     if (rel.cardinality === 'many' && mode === 'replace' && !collection.allowToManyReplacement) {
       throw ApiError.forbidden(`${collection.name} does not allow replacing all of ${rel.name}`);
     }
@@ -106,7 +115,7 @@ export function decodeWrite(request: HttpRequest, collection: CollectionSchema, 
       if (!collection.allowClientGeneratedIds) throw ApiError.forbidden(`${collection.name} does not accept client-generated ids`, { pointer: '/data/id' });
       if (typeof data.id !== 'string') throw bad('id must be a string', '/data/id');
     }
-    const write = resourceWrite(data, collection, ctx);
+    const write = resourceWrite(data, collection, ctx, false);
     return { kind: 'create', collection, write, query: query(), ...(typeof data.id === 'string' ? { id: data.id } : {}) };
   }
   if (route.id !== undefined && route.relation === undefined && method === 'PATCH') {
@@ -114,8 +123,9 @@ export function decodeWrite(request: HttpRequest, collection: CollectionSchema, 
     if (!isObject(data)) throw bad('data must be a resource object', '/data');
     checkType(data, collection);
     if (data.id === undefined) throw bad('the resource object needs an id', '/data/id');
+    if (typeof data.id !== 'string') throw bad('id must be a string', '/data/id');
     if (data.id !== route.id) throw ApiError.conflict(`id "${String(data.id)}" does not match the URL's id "${route.id}"`, { pointer: '/data/id' });
-    return { kind: 'update', collection, id: route.id, write: resourceWrite(data, collection, ctx), query: query() };
+    return { kind: 'update', collection, id: route.id, write: resourceWrite(data, collection, ctx, true), query: query() };
   }
   if (route.id !== undefined && route.relation === undefined && method === 'DELETE') {
     return { kind: 'delete', collection, id: route.id };

@@ -54,6 +54,11 @@ export interface Dialect {
   classifyError(error: unknown): DatabaseErrorKind | undefined;
   /** Sets a per-statement time limit (milliseconds) on a connection or transaction. */
   statementTimeout?(knex: Knex | Knex.Transaction, ms: number): Promise<void>;
+  /**
+   * Moves the key generator of a table past the keys it holds, after an insert with a key the client chose,
+   * where the database does not do so itself (PostgreSQL's sequences). Runs in the writing transaction.
+   */
+  advanceKey?(knex: Knex, table: string, key: string): Promise<void>;
   /** A planner estimate of the rows of a table, for `total: 'estimated'`. */
   estimateRows?(knex: Knex, table: string): Promise<number | undefined>;
   /** True when INSERT … RETURNING gives back the new key. */

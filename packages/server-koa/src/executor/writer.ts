@@ -41,7 +41,9 @@ export class Writer {
       else later.push([name, change]);
     }
     const result = await this.compiler.insert(model, values, trx);
-    const key = id !== undefined ? values[model.key] : this.compiler.dialect.returning ? (result as Row[])[0]?.[model.key] : (result as Key[])[0];
+    const { dialect } = this.compiler;
+    if (id !== undefined && model.columns.get(model.key)?.generated) await dialect.advanceKey?.(trx, model.table, model.key);
+    const key = id !== undefined ? values[model.key] : dialect.returning ? (result as Row[])[0]?.[model.key] : (result as Key[])[0];
     for (const [name, change] of later) await this.relate(trx, collection, key, name, change);
     return key;
   }

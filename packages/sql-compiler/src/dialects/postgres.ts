@@ -129,6 +129,14 @@ export const postgres: Dialect = {
   async statementTimeout(knex, ms) {
     await knex.raw(`set local statement_timeout = ${Math.max(1, Math.floor(ms))}`);
   },
+  async advanceKey(knex, table, key) {
+    // Never backwards: a concurrent transaction may hold a number it drew and has not committed yet.
+    await knex.raw(
+      `select setval(s, greatest(coalesce(pg_sequence_last_value(s), 0), (select coalesce(max(??), 0) from ??), 1))
+       from (select pg_get_serial_sequence(?, ?)::regclass as s) q where s is not null`,
+      [key, table, `"${table.replace(/"/g, '""')}"`, key],
+    );
+  },
   async estimateRows(knex, table) {
     const r = await knex.raw('select reltuples::bigint as n from pg_class where oid = to_regclass(?)', [table]);
     const n = Number(r.rows?.[0]?.n);
