@@ -1,0 +1,47 @@
+import type { ColumnSchema, ColumnType } from '@colapi/schema';
+
+/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), kept loose: the document is plain JSON. */
+export type JsonSchema = Record<string, unknown>;
+
+// Timestamps and times travel without a zone, so JSON Schema's `date-time` and `time` formats (which demand
+// one) would lie; a pattern says exactly what the server reads and writes.
+const TIME = '\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?';
+
+const BY_TYPE: Readonly<Record<ColumnType, JsonSchema>> = Object.freeze({
+  integer: { type: 'integer' },
+  number: { type: 'number' },
+  string: { type: 'string' },
+  boolean: { type: 'boolean' },
+  date: { type: 'string', format: 'date', examples: ['2024-05-31'] },
+  time: { type: 'string', pattern: `^${TIME}$`, examples: ['21:30:00'] },
+  datetime: { type: 'string', pattern: `^\\d{4}-\\d{2}-\\d{2}T${TIME}$`, description: 'A timestamp without time zone.', examples: ['2024-05-31T21:30:00'] },
+  interval: { type: 'integer', description: 'A duration in whole seconds.' },
+  inet: { type: 'string', description: 'A network address, optionally with a prefix length (10.0.0.0/8).' },
+  json: {},
+});
+
+/** The schema of a column's value as it appears in responses; null is allowed where the column takes it. */
+export function columnSchema(column: ColumnSchema): JsonSchema {
+  const base = { ...BY_TYPE[column.type] };
+  if (!column.nullable || base.type === undefined) return base;
+  return { ...base, type: [base.type as string, 'null'] };
+}
+
+/** The names a date or time column also accepts on input: the database's current value. */
+export const NOW_VALUES = ['CURRENT_TIMESTAMP', 'CURRENT_DATE', 'LOCALTIMESTAMP'] as const;
+
+/** The schema of a value a client may send for a column (writes and filter arguments). */
+export function inputSchema(column: ColumnSchema): JsonSchema {
+  const out = columnSchema(column);
+  if (column.type === 'date' || column.type === 'time' || column.type === 'datetime') {
+    return { anyOf: [out, { enum: [...NOW_VALUES], description: 'Set by the database to its current value.' }] };
+  }
+  return out;
+}
+
+/** A component name OpenAPI accepts (`^[a-zA-Z0-9._-]+$`). */
+export function componentName(...parts: string[]): string {
+  return parts.map((p) => p.replace(/[^A-Za-z0-9._-]/g, '_')).join('.');
+}
+
+export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });

@@ -1,0 +1,180 @@
+import { foreignKeyColumns, type CollectionSchema, type RelationshipSchema } from '@colapi/schema';
+import type { BuildContext } from './build-context.js';
+import { columnSchema, componentName, inputSchema, type JsonSchema } from './json-schema.js';
+
+/** Component schemas of Format A: resource objects, documents and request bodies of each collection. */
+
+const name = (...parts: string[]) => componentName('jsonapi', ...parts);
+const url: JsonSchema = { type: 'string', format: 'uri' };
+const nullableUrl: JsonSchema = { type: ['string', 'null'], format: 'uri' };
+
+/** The attributes of a collection: columns but the key and belong-to foreign keys, then virtual attributes. */
+export function attributeColumns(collection: CollectionSchema) {
+  const fks = foreignKeyColumns(collection.model);
+  return [...collection.columns.values()].filter((c) => c.name !== collection.model.key && !fks.has(c.name));
+}
+
+export function version(ctx: BuildContext): JsonSchema {
+  return ctx.schema(name('jsonapi'), () => ({ type: 'object', properties: { version: { const: '1.0' } } }));
+}
+
+export function errorDocument(ctx: BuildContext): JsonSchema {
+  return ctx.schema(name('error-document'), () => ({
+    type: 'object',
+    required: ['errors'],
+    properties: {
+      jsonapi: version(ctx),
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            status: { type: 'string', description: 'The HTTP status, as a string.' },
+            title: { type: 'string' },
+            detail: { type: 'string' },
+            source: {
+              type: 'object',
+              properties: {
+                parameter: { type: 'string', description: 'The query parameter at fault.' },
+                pointer: { type: 'string', description: 'A JSON pointer to the member of the request body at fault.' },
+              },
+            },
+          },
+        },
+      },
+    },
+  }));
+}
+
+/** `{type, id}` of a collection, or of any type when the collection is not given. */
+export function identifier(ctx: BuildContext, target?: CollectionSchema): JsonSchema {
+  return ctx.schema(target ? name(target.name, 'identifier') : name('identifier'), () => ({
+    type: 'object',
+    required: ['type', 'id'],
+    properties: { type: target ? { const: target.name } : { type: 'string' }, id: { type: 'string' } },
+  }));
+}
+
+/** The `data` of a relationship: one identifier or null, or a list of them. */
+export function linkage(ctx: BuildContext, rel: RelationshipSchema): JsonSchema {
+  const one = identifier(ctx, ctx.registry.target(rel));
+  return rel.cardinality === 'one' ? { anyOf: [one, { type: 'null' }] } : { type: 'array', items: one };
+}
+
+export function resource(ctx: BuildContext, collection: CollectionSchema): JsonSchema {
+  return ctx.schema(name(collection.name, 'resource'), () => {
+    const attributes: Record<string, JsonSchema> = {};
+    for (const c of attributeColumns(collection)) attributes[c.name] = columnSchema(c);
+    for (const v of collection.virtualAttributes.keys()) attributes[v] = { readOnly: true, description: 'Computed by the server.' };
+    const relationships: Record<string, JsonSchema> = {};
+    for (const rel of collection.relationships.values()) {
+      relationships[rel.name] = {
+        type: 'object',
+        properties: { data: linkage(ctx, rel), links: { type: 'object', properties: { self: url, related: url } } },
+      };
+    }
+    const properties: Record<string, JsonSchema> = { type: { const: collection.name }, id: { type: 'string' } };
+    // Sparse fieldsets may leave out any attribute or relationship, so none is required.
+    if (Object.keys(attributes).length) properties.attributes = { type: 'object', properties: attributes };
+    if (Object.keys(relationships).length) properties.relationships = { type: 'object', properties: relationships };
+    properties.links = { type: 'object', properties: { self: url } };
+    properties.meta = { type: 'object' };
+    properties.jsonapi = version(ctx);
+    return { type: 'object', required: ['type', 'id'], properties };
+  });
+}
+
+/** Any resource object, as found in `included`. */
+function anyResource(ctx: BuildContext): JsonSchema {
+  return ctx.schema(name('resource'), () => ({
+    type: 'object',
+    required: ['type', 'id'],
+    properties: { type: { type: 'string' }, id: { type: 'string' }, attributes: { type: 'object' }, relationships: { type: 'object' }, links: { type: 'object' } },
+  }));
+}
+
+export function resourceDocument(ctx: BuildContext, collection: CollectionSchema, nullable = false): JsonSchema {
+  return ctx.schema(name(collection.name, nullable ? 'nullable-document' : 'document'), () => {
+    const data = resource(ctx, collection);
+    return {
+      type: 'object',
+      required: ['data'],
+      properties: {
+        jsonapi: version(ctx),
+        data: nullable ? { anyOf: [data, { type: 'null' }] } : data,
+        links: { type: 'object', properties: { self: url } },
+        included: { type: 'array', items: anyResource(ctx) },
+      },
+    };
+  });
+}
+
+export function collectionDocument(ctx: BuildContext, collection: CollectionSchema): JsonSchema {
+  return ctx.schema(name(collection.name, 'collection-document'), () => {
+    const one = resource(ctx, collection);
+    return {
+      type: 'object',
+      required: ['data'],
+      properties: {
+        jsonapi: version(ctx),
+        data: {
+          description: 'The resources of the page; one resource object with filter[single]=1.',
+          anyOf: [{ type: 'array', items: one }, one],
+        },
+        links: {
+          type: 'object',
+          properties: { self: url, first: url, last: nullableUrl, prev: nullableUrl, next: nullableUrl },
+        },
+        meta: { type: 'object', properties: { total: { type: 'integer', description: 'Resources matching the request, over all pages.' } } },
+        included: { type: 'array', items: anyResource(ctx) },
+      },
+    };
+  });
+}
+
+/** The body of POST (create) or PATCH (update) of a resource. */
+export function writeDocument(ctx: BuildContext, collection: CollectionSchema, mode: 'create' | 'update'): JsonSchema {
+  return ctx.schema(name(collection.name, mode), () => {
+    const attributes: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const c of attributeColumns(collection)) {
+      attributes[c.name] = inputSchema(c);
+      if (mode === 'create' && !c.nullable && !c.generated) required.push(c.name);
+    }
+    const relationships: Record<string, JsonSchema> = {};
+    for (const rel of collection.relationships.values()) {
+      relationships[rel.name] = { type: 'object', required: ['data'], properties: { data: linkage(ctx, rel) } };
+    }
+    const data: JsonSchema = {
+      type: 'object',
+      required: mode === 'create' ? ['type'] : ['type', 'id'],
+      properties: {
+        type: { const: collection.name },
+        ...(mode === 'update' || collection.allowClientGeneratedIds ? { id: { type: 'string' } } : {}),
+        attributes: { type: 'object', properties: attributes, ...(required.length ? { required } : {}), additionalProperties: false },
+        relationships: { type: 'object', properties: relationships, additionalProperties: false },
+      },
+      additionalProperties: false,
+    };
+    return { type: 'object', required: ['data'], properties: { data } };
+  });
+}
+
+/** The document of a relationship endpoint: linkage, in requests and responses alike. */
+export function linkageDocument(ctx: BuildContext, collection: CollectionSchema, rel: RelationshipSchema): JsonSchema {
+  return ctx.schema(name(collection.name, rel.name, 'linkage'), () => ({
+    type: 'object',
+    required: ['data'],
+    properties: { data: linkage(ctx, rel), links: { type: 'object', properties: { self: url, related: url } } },
+  }));
+}
+
+export function valuesDocument(ctx: BuildContext): JsonSchema {
+  return ctx.schema(name('function-results'), () => ({
+    type: 'object',
+    required: ['data'],
+    properties: {
+      data: { type: 'array', description: 'One result per function object, in the order of the request.', items: { type: ['number', 'string', 'null'] } },
+    },
+  }));
+}

@@ -1,0 +1,108 @@
+import type { HttpMethod } from '@colapi/schema';
+import { AGGREGATE_FUNCTIONS, NETWORK_OPERATORS, OPERATORS, type OperatorSet, type RouteKind } from '@colapi/query-ast';
+import type { BuildContext, FormatDescription, OpenApiObject } from './build-context.js';
+import { filterSchema, functionSchema } from './filter-schema.js';
+import * as s from './legacy-schemas.js';
+import { callback, jsonQuery, jsonResponse, noContent, pathParameters, query } from './parameters.js';
+import type { RouteEntry } from './routes.js';
+
+const MEDIA = 'application/json';
+
+/** The methods of each kind of path in Format B (the route listing of release 0.12.0). */
+const METHODS: Record<RouteKind, readonly HttpMethod[]> = {
+  collection: ['GET', 'POST', 'PATCH', 'PUT'],
+  resource: ['GET', 'PATCH', 'PUT', 'DELETE'],
+  related: ['GET'],
+  'related-item': ['DELETE'],
+  relationship: [],
+  evaluate: ['GET'],
+};
+
+/** Format B's operators: Format A's list without not_like and the network address operators. */
+const OPERATOR_SPELLINGS: OperatorSet = new Set(
+  [...OPERATORS].filter(([, info]) => info.canonical !== 'not_like' && !(NETWORK_OPERATORS as ReadonlySet<string>).has(info.canonical)).map(([spelling]) => spelling),
+);
+
+function pageParameters(ctx: BuildContext): OpenApiObject[] {
+  return [
+    query('page', 'The page, from 1.', { type: 'integer', minimum: 1, default: 1 }),
+    query('results_per_page', `Instances per page; more than ${ctx.limits.maxPageSize} is lowered to it.`, {
+      type: 'integer',
+      minimum: 1,
+      default: ctx.limits.defaultPageSize,
+    }),
+  ];
+}
+
+const errors = (ctx: BuildContext): OpenApiObject => ({ '4XX': jsonResponse('The request was refused; message says why.', MEDIA, s.errorObject(ctx)) });
+const body = (schema: Record<string, unknown>): OpenApiObject => ({ required: true, content: { [MEDIA]: { schema } } });
+
+function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): OpenApiObject | undefined {
+  const { collection: c, relationship: rel, target } = route;
+  const op = (id: string, summary: string, parameters: OpenApiObject[], responses: OpenApiObject, extra: OpenApiObject = {}) => ({
+    operationId: `${c.name}.${id}`,
+    summary,
+    tags: [c.name],
+    parameters: [...pathParameters(route), ...parameters],
+    ...extra,
+    responses: { ...responses, ...errors(ctx) },
+  });
+  const ok = (schema: Record<string, unknown>, status = '200', description = 'OK') => ({ [status]: jsonResponse(description, MEDIA, schema) });
+  const q = (collection = c) =>
+    jsonQuery('q', 'A search object: filters, disjunction, limit, offset, order_by, group_by, single.', s.search(ctx, collection, OPERATOR_SPELLINGS), {
+      filters: [{ name: [...collection.columns.keys()][1] ?? collection.model.key, op: 'is_not_null' }],
+    });
+  const bulk = () => op(`update-many.${method.toLowerCase()}`, `Update every ${c.name} matching q (all without it)`, [], ok(s.modified(ctx), '201', 'Updated.'), {
+    requestBody: body(s.bulkUpdate(ctx, c, OPERATOR_SPELLINGS)),
+  });
+  const update = () => op(`update.${method.toLowerCase()}`, `Update one of ${c.name}`, [], ok(s.object(ctx, c)), { requestBody: body(s.input(ctx, c, 'update')) });
+  switch (`${route.kind} ${method}`) {
+    case 'collection GET':
+      return op('list', `Search ${c.name}`, [q(), ...pageParameters(ctx), callback], {
+        '200': {
+          description: 'The list object; with single true in q, the one matching object.',
+          content: { [MEDIA]: { schema: { anyOf: [s.list(ctx, c), s.object(ctx, c)] } } },
+        },
+      });
+    case 'collection POST':
+      return op('create', `Create one of ${c.name}`, [], ok(s.object(ctx, c), '201', 'Created.'), { requestBody: body(s.input(ctx, c, 'create')) });
+    case 'collection PATCH':
+    case 'collection PUT':
+      return bulk();
+    case 'resource GET':
+      return op('get', `Fetch one of ${c.name}`, [callback], ok(s.object(ctx, c)));
+    case 'resource PATCH':
+    case 'resource PUT':
+      return update();
+    case 'resource DELETE':
+      return op('delete', `Delete one of ${c.name}`, [], { '204': noContent });
+    case 'related GET':
+      return rel!.cardinality === 'one'
+        ? op(`${rel!.name}.get`, `Fetch the ${rel!.name} of one of ${c.name}`, [callback], ok({ anyOf: [s.object(ctx, target!), { type: 'null' }] }))
+        : op(`${rel!.name}.list`, `List the ${rel!.name} of one of ${c.name}`, [q(target!), ...pageParameters(ctx), callback], ok(s.list(ctx, target!)));
+    case 'related-item DELETE':
+      return op(`${rel!.name}.remove`, `Remove one of the ${rel!.name} from the relationship (it is not deleted)`, [], { '204': noContent });
+    case 'evaluate GET':
+      return op('evaluate', `Evaluate SQL functions over ${c.name}`, [
+        jsonQuery('q', 'An object {functions: [{name, field}, …]} and, optionally, filters.', {
+          type: 'object',
+          properties: {
+            functions: { type: 'array', items: functionSchema(c, Object.keys(AGGREGATE_FUNCTIONS)) },
+            filters: { type: 'array', items: filterSchema(c, ctx, { prefix: 'legacy', operators: OPERATOR_SPELLINGS, relationSeparator: '__' }) },
+          },
+        }, { functions: [{ name: 'count', field: c.model.key }] }),
+        callback,
+      ], ok(s.functionResults(ctx)));
+    default:
+      return undefined;
+  }
+}
+
+/** Format B, the legacy plain-JSON format. */
+export const LEGACY_DESCRIPTION: FormatDescription = {
+  name: 'legacy',
+  summary: `Plain JSON (${MEDIA}): lists are objects with num_results, total_pages, page and objects; searches travel in q.`,
+  mediaType: MEDIA,
+  methodsFor: (kind) => METHODS[kind],
+  operation,
+};

@@ -1,0 +1,36 @@
+import type { JsonSchema } from './json-schema.js';
+import type { OpenApiObject } from './build-context.js';
+import type { RouteEntry } from './routes.js';
+
+/** A query parameter whose value is a plain string or number. */
+export function query(name: string, description: string, schema: JsonSchema, extra: OpenApiObject = {}): OpenApiObject {
+  return { name, in: 'query', description, schema, ...extra };
+}
+
+/** A query parameter whose value is JSON text (`filter[objects]`, `q`): described by its parsed schema. */
+export function jsonQuery(name: string, description: string, schema: JsonSchema, example?: unknown): OpenApiObject {
+  return { name, in: 'query', description, content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } } };
+}
+
+export function pathParameters(route: RouteEntry): OpenApiObject[] {
+  const out: OpenApiObject[] = [];
+  if (route.kind !== 'collection' && route.kind !== 'evaluate') {
+    out.push({ name: 'id', in: 'path', required: true, description: `The id of a resource of ${route.collection.name}.`, schema: { type: 'string' } });
+  }
+  if (route.kind === 'related-item') {
+    out.push({ name: 'related_id', in: 'path', required: true, description: `The id of one of its ${route.relationship!.name}.`, schema: { type: 'string' } });
+  }
+  return out;
+}
+
+export const callback = query('callback', 'JSONP: wraps the response in a call of this JavaScript function, served as application/javascript.', {
+  type: 'string',
+  pattern: '^[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*$',
+});
+
+/** A response with a JSON body. */
+export function jsonResponse(description: string, mediaType: string, schema: JsonSchema, headers?: OpenApiObject): OpenApiObject {
+  return { description, ...(headers ? { headers } : {}), content: { [mediaType]: { schema } } };
+}
+
+export const noContent: OpenApiObject = { description: 'Done; no content.' };
