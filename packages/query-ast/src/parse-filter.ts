@@ -1,4 +1,4 @@
-import type { CollectionSchema, ColumnSchema, Registry } from '@colapi/schema';
+import type { CollectionSchema, ColumnSchema, ColumnType, Registry } from '@colapi/schema';
 import { ApiError, type ErrorSource } from './api-error.js';
 import type { FieldRef, Filter, ScalarValue } from './filter.js';
 import { type BinaryOperator, LIKE_OPERATORS, LIST_OPERATORS, NETWORK_OPERATORS, OPERATORS, type OperatorSet } from './operators.js';
@@ -21,6 +21,9 @@ export interface FilterContext {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Column types that compare with each other: numbers of any kind (an interval is seconds), else the same type. */
+const typeFamily = (type: ColumnType): string => (type === 'integer' || type === 'number' || type === 'interval' ? 'number' : type);
 
 class FilterParser {
   #nodes = 0;
@@ -45,36 +48,25 @@ class FilterParser {
     if ('or' in json || 'and' in json) return this.junction(json, collection, path, depth);
     const { name, op } = json;
     if (typeof name !== 'string' || name === '') this.fail(`${path}.name`, 'must name a field');
-    if (typeof op !== 'string') this.fail(`${path}.op`, 'must be an operator');
+    if (typeof op !== 'string') this.fail(`${path}.op`, `must be the operator applied to "${name}"`);
     const unknown = Object.keys(json).filter((k) => !['name', 'op', 'val', 'field'].includes(k));
-    if (unknown.length) this.fail(path, `unknown member "${unknown[0]}" (expected name, op, val or field)`);
+    if (unknown.length) this.fail(path, `unknown member "${unknown[0]}" in the filter on "${name}" (expected name, op, val or field)`);
     const info = this.ctx.operators.has(op) ? OPERATORS.get(op) : undefined;
-    if (!info) this.fail(`${path}.op`, `unknown operator "${op}"`);
+    if (!info) this.fail(`${path}.op`, `unknown operator "${op}" on "${name}"`);
 
-    const relationship = collection.relationships.get(name);
-    if (info.arity === 'relation') {
-      if (!relationship) this.fail(`${path}.name`, `"${name}" is not a relationship of ${collection.name}`);
-      const expected = relationship.cardinality === 'one' ? 'has' : 'any';
-      if (info.canonical !== expected) {
-        this.fail(`${path}.op`, `use "${expected}" with the to-${relationship.cardinality} relationship "${name}"`);
-      }
-      if ('field' in json) this.fail(`${path}.field`, `"${op}" takes a nested filter in val`);
-      const target = this.ctx.registry.target(relationship);
-      const nested = json.val === undefined || json.val === null ? undefined : this.node(json.val, target, `${path}.val`, depth + 1);
-      return { kind: 'relation', relation: name, op: expected, ...(nested ? { filter: nested } : {}) };
-    }
-
+    if (info.arity === 'relation') return this.relation(json, name, op, info.canonical, collection, path, depth);
     const separator = this.ctx.relationSeparator;
     if (separator && !collection.columns.has(name) && name.includes(separator)) {
       return this.viaRelation(json, name, separator, collection, path, depth);
     }
-    const column = this.column(collection, name, `${path}.name`);
+    const column = this.column(collection, name, `${path}.name`, op);
     const field: FieldRef = { relations: [], column: name };
     if (info.arity === 'unary') {
-      if ('val' in json && json.val !== null) this.fail(`${path}.val`, `"${op}" takes no value`);
+      if ('field' in json) this.fail(`${path}.field`, `"${op}" on "${name}" takes no field`);
+      if ('val' in json && json.val !== null) this.fail(`${path}.val`, `"${op}" on "${name}" takes no value`);
       return { kind: 'null-check', field, op: info.canonical as 'is_null' | 'is_not_null' };
     }
-    const canonical = info.canonical as Exclude<typeof info.canonical, 'has' | 'any' | 'is_null' | 'is_not_null'>;
+    const canonical = info.canonical as BinaryOperator;
     if (LIKE_OPERATORS.has(canonical) && column.type !== 'string') {
       this.fail(`${path}.op`, `"${op}" applies to text fields; "${name}" is ${column.type}`);
     }
@@ -82,31 +74,62 @@ class FilterParser {
       this.fail(`${path}.op`, `"${op}" applies to network address fields; "${name}" is ${column.type}`);
     }
     const unsupported = this.ctx.unsupportedOperator?.(canonical);
-    if (unsupported) this.fail(`${path}.op`, `"${op}": ${unsupported}`);
-    if ('field' in json) {
-      if ('val' in json) this.fail(path, 'give either val or field, not both');
-      if (typeof json.field !== 'string') this.fail(`${path}.field`, 'must name a field');
-      if (LIST_OPERATORS.has(canonical)) this.fail(`${path}.op`, `"${op}" takes a list in val, not a field`);
-      this.column(collection, json.field, `${path}.field`);
-      return { kind: 'compare-field', field, op: canonical, other: { relations: [], column: json.field } };
-    }
-    if (!('val' in json)) this.fail(path, `"${op}" needs a val or a field`);
+    if (unsupported) this.fail(`${path}.op`, `"${op}" on "${name}": ${unsupported}`);
+    if ('field' in json) return this.compareField(json, column, op, canonical, collection, path);
+    if (!('val' in json)) this.fail(path, `"${op}" on "${name}" needs a val or a field`);
     const valuePath = `${path}.val`;
     if (json.val === null) {
       if (canonical === 'eq') return { kind: 'null-check', field, op: 'is_null' };
       if (canonical === 'ne') return { kind: 'null-check', field, op: 'is_not_null' };
-      this.fail(valuePath, `"${op}" cannot compare with null`);
+      this.fail(valuePath, `"${op}" cannot compare "${name}" with null; use is_null or is_not_null`);
     }
     if (LIST_OPERATORS.has(canonical)) {
-      if (!Array.isArray(json.val)) this.fail(valuePath, `"${op}" takes a list`);
-      if (json.val.length > this.ctx.maxNodes * 5) this.fail(valuePath, `lists hold at most ${this.ctx.maxNodes * 5} values`);
+      if (!Array.isArray(json.val)) this.fail(valuePath, `"${op}" on "${name}" takes a list of values`);
+      if (json.val.length > this.ctx.maxNodes * 5) this.fail(valuePath, `lists hold at most ${this.ctx.maxNodes * 5} values (field "${name}")`);
       const values = json.val.map((v, i) => this.value(column, v, `${valuePath}[${i}]`));
       return { kind: 'compare', field, op: canonical, value: values };
     }
+    if (Array.isArray(json.val)) this.fail(valuePath, `"${op}" on "${name}" takes one value, not a list`);
     const value = LIKE_OPERATORS.has(canonical)
-      ? coercePattern(json.val, { source: this.ctx.source, path: valuePath })
+      ? coercePattern(json.val, { source: this.ctx.source, path: valuePath }, name)
       : this.value(column, json.val, valuePath);
     return { kind: 'compare', field, op: canonical, value };
+  }
+
+  /** `has` / `any` on a relationship, with an optional nested filter on the related resources. */
+  relation(json: Record<string, unknown>, name: string, op: string, canonical: string, collection: CollectionSchema, path: string, depth: number): Filter {
+    const relationship = collection.relationships.get(name);
+    if (!relationship) {
+      const what = collection.columns.has(name) ? 'a field, not a relationship' : `not a relationship of ${collection.name}`;
+      this.fail(`${path}.name`, `"${name}" is ${what}; "${op}" applies to relationships`);
+    }
+    const expected = relationship.cardinality === 'one' ? 'has' : 'any';
+    if (canonical !== expected) {
+      this.fail(`${path}.op`, `use "${expected}" with the to-${relationship.cardinality} relationship "${name}", not "${op}"`);
+    }
+    if ('field' in json) this.fail(`${path}.field`, `"${op}" on "${name}" takes a nested filter in val, not a field`);
+    const val = json.val;
+    if (val !== undefined && val !== null && !isObject(val)) this.fail(`${path}.val`, `"${op}" on "${name}" takes one filter object in val`);
+    const target = this.ctx.registry.target(relationship);
+    const nested = val === undefined || val === null ? undefined : this.node(val, target, `${path}.val`, depth + 1);
+    return { kind: 'relation', relation: name, op: expected, ...(nested ? { filter: nested } : {}) };
+  }
+
+  /** `{name, op, field}`: two columns of the same row, of comparable types. */
+  compareField(json: Record<string, unknown>, column: ColumnSchema, op: string, canonical: BinaryOperator, collection: CollectionSchema, path: string): Filter {
+    const name = column.name;
+    if ('val' in json) this.fail(path, `give either val or field for "${name}", not both`);
+    const other = json.field;
+    if (typeof other !== 'string' || other === '') this.fail(`${path}.field`, `must name the field "${name}" is compared with`);
+    if (LIST_OPERATORS.has(canonical)) this.fail(`${path}.op`, `"${op}" on "${name}" takes a list in val, not a field`);
+    if (LIKE_OPERATORS.has(canonical) || NETWORK_OPERATORS.has(canonical)) {
+      this.fail(`${path}.op`, `"${op}" on "${name}" takes a value in val, not a field`);
+    }
+    const otherColumn = this.column(collection, other, `${path}.field`, op);
+    if (typeFamily(column.type) !== typeFamily(otherColumn.type)) {
+      this.fail(`${path}.field`, `"${name}" (${column.type}) cannot be compared with "${other}" (${otherColumn.type})`);
+    }
+    return { kind: 'compare-field', field: { relations: [], column: name }, op: canonical, other: { relations: [], column: other } };
   }
 
   /** `author__name` in Format B: the same as a has/any filter on the relationship. */
@@ -131,16 +154,20 @@ class FilterParser {
     return { kind, filters };
   }
 
-  column(collection: CollectionSchema, name: string, path: string): ColumnSchema {
+  column(collection: CollectionSchema, name: string, path: string, op: string): ColumnSchema {
     const column = collection.columns.get(name);
     if (column) return column;
     if (collection.virtualAttributes.has(name)) this.fail(path, `"${name}" is computed, not stored, and cannot be filtered on`);
-    if (collection.relationships.has(name)) this.fail(path, `"${name}" is a relationship: use "has" or "any"`);
+    const relationship = collection.relationships.get(name);
+    if (relationship) {
+      const use = relationship.cardinality === 'one' ? 'has' : 'any';
+      this.fail(path, `"${name}" is a relationship: "${op}" does not apply to it, use "${use}" with a nested filter`);
+    }
     return this.fail(path, `"${name}" is not a field of ${collection.name}`);
   }
 
   value(column: ColumnSchema, value: unknown, path: string): ScalarValue {
-    if (value === null) this.fail(path, 'null is not allowed here');
+    if (value === null) this.fail(path, `null is not allowed here (field "${column.name}")`);
     return coerceValue(column, value, { source: this.ctx.source, path });
   }
 }

@@ -82,10 +82,14 @@ export function coerceValue(column: ColumnSchema, value: unknown, ctx: ValueCont
   }
 }
 
-/** A LIKE pattern: any string, NUL excepted. */
-export function coercePattern(value: unknown, ctx: ValueContext): string {
+/** A LIKE pattern: any string, NUL excepted, whose last backslash (the escape character) escapes something. */
+export function coercePattern(value: unknown, ctx: ValueContext, field?: string): string {
+  const of = field === undefined ? '' : ` (field "${field}")`;
   if (typeof value !== 'string' || value.includes('\u0000')) {
-    throw ApiError.badRequest(`${ctx.path}: a like pattern must be a string`, ctx.source);
+    throw ApiError.badRequest(`${ctx.path}: a like pattern must be a string without NUL characters${of}`, ctx.source);
+  }
+  if (/\\*$/.exec(value)![0].length % 2 === 1) {
+    throw ApiError.badRequest(`${ctx.path}: a like pattern must not end with a lone backslash; write \\\\ for a backslash${of}`, ctx.source);
   }
   return value;
 }

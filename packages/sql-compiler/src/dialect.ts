@@ -31,8 +31,8 @@ export interface Dialect {
   readColumn(knex: Knex, ref: string, column: ColumnSchema): Knex.Raw;
   /** The value (or SQL expression) that stores a checked wire value in a column. */
   writeValue(knex: Knex, column: ColumnSchema, value: unknown): unknown;
-  /** The binding that compares with `readColumn` of the column, when it differs from the wire value. */
-  filterValue?(column: ColumnSchema, value: unknown): unknown;
+  /** The binding (or SQL expression) that compares with `readColumn` of the column, when it differs from the wire value. */
+  filterValue?(knex: Knex, column: ColumnSchema, value: unknown): unknown;
   /** Turns what the driver returned for a column into the wire value. */
   decodeValue(column: ColumnSchema, raw: unknown): unknown;
   /** `like` case-sensitive, `ilike` case-insensitive, `not_like` the negation of `like`; `\` escapes. */

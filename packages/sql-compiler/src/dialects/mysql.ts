@@ -81,7 +81,7 @@ export const mysql: Dialect = {
     if (column.type === 'datetime' && typeof value === 'string') return value.replace('T', ' ');
     return value;
   },
-  filterValue(column, value) {
+  filterValue(_knex, column, value) {
     return column.type === 'datetime' && typeof value === 'string' ? value.replace('T', ' ') : value;
   },
   decodeValue(column, raw) {

@@ -82,6 +82,11 @@ export const postgres: Dialect = {
     if (column.type === 'inet' && typeof value === 'string') return knex.raw('?::inet', [value]);
     return value;
   },
+  filterValue(knex, column, value) {
+    // A parameter takes the type of the column it meets: a whole number beyond 32 bits would not fit an integer
+    // column and fail, where the other databases simply compare. As bigint it compares with any integer column.
+    return column.type === 'integer' && typeof value === 'number' ? knex.raw('cast(? as bigint)', [value]) : value;
+  },
   decodeValue(column, raw) {
     if (raw === null || raw === undefined) return null;
     switch (column.type) {
