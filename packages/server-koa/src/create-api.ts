@@ -94,7 +94,9 @@ export function createApi(options: ApiOptions): Koa.Middleware {
     const decoded = format.decode(request, collection, decodeContext);
     timer.lap('parse');
     const context = { request, state: ctx.state as Record<string, unknown> };
-    const { operation, result } = await runOperation(options.hooks, decoded, context, (op) => executor.run(op));
+    const { operation, result } = await executor.inTransactionOf(decoded, (db) =>
+      runOperation(options.hooks, decoded, { ...context, db }, (op) => executor.run(op, db)),
+    );
     timer.lap('query');
     const response = format.encode(request, operation, result, decodeContext);
     timer.lap('encode');

@@ -1,14 +1,22 @@
 import type { HttpRequest, Operation, OperationKind, OperationResult } from '@colapi/query-ast';
+import type { Knex } from 'knex';
 
 export interface HookContext {
   readonly request: HttpRequest;
   /** Koa's `ctx.state`: where authentication middleware leaves the user, for example. */
   readonly state: Record<string, unknown>;
+  /**
+   * Where the operation runs: for a write, its transaction. What a hook writes through it commits or rolls
+   * back with the operation (the pool would wait for the transaction's connection on SQLite).
+   */
+  readonly db?: Knex;
 }
 
 /**
  * Code around one operation. `before` may return a changed operation (another filter, other values) or
- * throw an ApiError to refuse with its status; `after` may return a changed result.
+ * throw an ApiError to refuse with its status; `after` may return a changed result. For a write both run
+ * inside its transaction: anything either throws rolls the whole request back. A transaction retried
+ * after a serialization failure runs them again.
  */
 export interface OperationHooks {
   before?(operation: Operation, context: HookContext): Operation | void | Promise<Operation | void>;

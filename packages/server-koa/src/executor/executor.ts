@@ -9,6 +9,8 @@ import { Writer } from './writer.js';
 
 type Op<K extends Operation['kind']> = Extract<Operation, { kind: K }>;
 
+const WRITES: ReadonlySet<Operation['kind']> = new Set(['create', 'update', 'update-many', 'delete', 'update-linkage']);
+
 /** Runs operations against the database. The only stage that does I/O. */
 export class Executor {
   readonly graph: ResourceGraph;
@@ -26,34 +28,46 @@ export class Executor {
     return this.compiler.knex;
   }
 
-  async run(operation: Operation): Promise<OperationResult> {
+  /**
+   * Runs an operation on `db`: the pool, or the transaction of `inTransactionOf`. A write given the pool
+   * opens a transaction of its own.
+   */
+  async run(operation: Operation, db: Knex = this.knex): Promise<OperationResult> {
     switch (operation.kind) {
       case 'list':
-        return this.list(this.knex, operation);
+        return this.list(db, operation);
       case 'fetch':
-        return this.fetch(this.knex, operation);
+        return this.fetch(db, operation);
       case 'fetch-related-one':
-        return this.fetchRelatedOne(this.knex, operation);
+        return this.fetchRelatedOne(db, operation);
       case 'fetch-linkage':
-        return this.fetchLinkage(this.knex, operation);
+        return this.fetchLinkage(db, operation);
       case 'evaluate':
-        return this.evaluate(this.knex, operation);
+        return this.evaluate(db, operation);
       case 'create':
-        return this.write((trx) => this.create(trx, operation));
+        return this.write(db, (trx) => this.create(trx, operation));
       case 'update':
-        return this.write((trx) => this.update(trx, operation));
+        return this.write(db, (trx) => this.update(trx, operation));
       case 'update-many':
-        return this.write((trx) => this.updateMany(trx, operation));
+        return this.write(db, (trx) => this.updateMany(trx, operation));
       case 'delete':
-        return this.write((trx) => this.remove(trx, operation));
+        return this.write(db, (trx) => this.remove(trx, operation));
       case 'update-linkage':
-        return this.write((trx) => this.updateLinkage(trx, operation));
+        return this.write(db, (trx) => this.updateLinkage(trx, operation));
     }
   }
 
+  /**
+   * Runs `work` inside the one transaction of a write request (on the pool for a read), so that what runs
+   * around the operation — its hooks — commits or rolls back with it: an after hook that throws undoes the write.
+   */
+  inTransactionOf<T>(operation: Operation, work: (db: Knex) => Promise<T>): Promise<T> {
+    return WRITES.has(operation.kind) ? inTransaction(this.knex, this.compiler.dialect, work) : work(this.knex);
+  }
+
   /** Every write runs in one transaction; any error rolls all of it back. */
-  private write(work: (trx: Knex.Transaction) => Promise<OperationResult>): Promise<OperationResult> {
-    return inTransaction(this.knex, this.compiler.dialect, work);
+  private write(db: Knex, work: (trx: Knex) => Promise<OperationResult>): Promise<OperationResult> {
+    return db.isTransaction ? work(db) : inTransaction(db, this.compiler.dialect, work);
   }
 
   async evaluate(db: Knex, op: Op<'evaluate'>): Promise<OperationResult> {
