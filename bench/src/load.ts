@@ -1,0 +1,83 @@
+import autocannon from 'autocannon';
+import { residentBytes, type ServerProcess } from './processes.js';
+import { headersOf, type Scenario } from './scenarios.js';
+
+export interface RunResult {
+  readonly rps: number;
+  /** Latency percentiles in milliseconds. */
+  readonly p50: number;
+  readonly p99: number;
+  readonly requests: number;
+  /** Answers with another status than the scenario's, plus errors and timeouts. */
+  readonly failures: number;
+  /** Peak resident memory of the server processes during the run, bytes. */
+  readonly peakRss: number;
+}
+
+export interface LoadSettings {
+  readonly duration: number;
+  readonly connections: number;
+}
+
+/** One bounded autocannon run against 127.0.0.1, sampling the server's VmRSS every 100 ms. */
+export async function loadRun(server: ServerProcess, s: Scenario, settings: LoadSettings): Promise<RunResult> {
+  if (!server.origin.startsWith('http://127.0.0.1:')) throw new Error('the bench only loads servers on 127.0.0.1');
+  let peakRss = 0;
+  const sample = () => {
+    const total = server.serverPids().reduce((sum, pid) => sum + residentBytes(pid), 0);
+    if (total > peakRss) peakRss = total;
+  };
+  sample();
+  const sampler = setInterval(sample, 100);
+  try {
+    const result = await autocannon({
+      url: `${server.origin}${s.path}`,
+      method: s.method,
+      headers: headersOf(s),
+      ...(s.body ? { body: s.body } : {}),
+      connections: settings.connections,
+      duration: settings.duration,
+      timeout: 10,
+      expectBody: undefined,
+    } as autocannon.Options);
+    const byStatus = result.statusCodeStats as unknown as Record<string, { count: number }> | undefined;
+    const good = byStatus?.[String(s.status)]?.count ?? (s.status < 300 ? result['2xx'] : 0);
+    return {
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      requests: result.requests.total,
+      failures: result.requests.total - good + result.errors + result.timeouts,
+      peakRss,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export interface Summary {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly failures: number;
+  readonly peakRss: number;
+  readonly runs: readonly RunResult[];
+}
+
+/** Medians over the rounds; failures add up and memory keeps its peak. */
+export function summarise(runs: readonly RunResult[]): Summary {
+  return {
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    failures: runs.reduce((n, r) => n + r.failures, 0),
+    peakRss: Math.max(...runs.map((r) => r.peakRss)),
+    runs,
+  };
+}

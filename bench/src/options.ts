@@ -1,0 +1,77 @@
+export type DbKind = 'postgres' | 'mysql' | 'sqlite';
+
+export interface BenchOptions {
+  readonly db: DbKind;
+  /** Seconds of each measured run. */
+  readonly duration: number;
+  readonly connections: number;
+  /** Measured runs per server and scenario; the median is reported. */
+  readonly rounds: number;
+  /** Seconds of the unmeasured warm-up run per server and scenario. */
+  readonly warmup: number;
+  /** Only the scenarios whose names contain one of these (all when empty). */
+  readonly only: readonly string[];
+  /** Also measure the target with this many cluster workers (0: skip). */
+  readonly scaleWorkers: number;
+  /** Run the growth measurements (page depth, 10× data, meta.total modes) instead of the comparison. */
+  readonly growth: boolean;
+  /** Data multiplier of the growth run's large dataset. */
+  readonly growthScale: number;
+  /** Write a CPU profile of the target (node --cpu-prof) into this folder. */
+  readonly cpuProf?: string;
+  /** Where the JSON results go; default bench/results/<db>.json. */
+  readonly out?: string;
+}
+
+const USAGE = `pnpm bench [--db postgres|mysql|sqlite] [--duration s] [--connections n] [--rounds n] [--warmup s]
+           [--only name,name] [--scale-workers n|0] [--growth [--growth-scale n]] [--cpu-prof dir] [--out file]`;
+
+/** Parses the command line; throws with the usage on anything unknown. */
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  const args = argv.filter((a) => a !== '--');
+  const o = {
+    db: 'postgres' as DbKind,
+    duration: 10,
+    connections: 10,
+    rounds: 3,
+    warmup: 2,
+    only: [] as string[],
+    scaleWorkers: 2,
+    growth: false,
+    growthScale: 10,
+    cpuProf: undefined as string | undefined,
+    out: undefined as string | undefined,
+  };
+  const number = (name: string, v: string | undefined, min: number) => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < min) throw new Error(`${name} needs a number ≥ ${min}\n${USAGE}`);
+    return n;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const value = () => {
+      const v = args[++i];
+      if (v === undefined) throw new Error(`${a} needs a value\n${USAGE}`);
+      return v;
+    };
+    if (a === '--db') {
+      const v = value();
+      if (v !== 'postgres' && v !== 'mysql' && v !== 'sqlite') throw new Error(`--db must be postgres, mysql or sqlite\n${USAGE}`);
+      o.db = v;
+    } else if (a === '--duration') o.duration = number(a, value(), 1);
+    else if (a === '--connections') o.connections = number(a, value(), 1);
+    else if (a === '--rounds') o.rounds = number(a, value(), 1);
+    else if (a === '--warmup') o.warmup = number(a, value(), 0);
+    else if (a === '--only') o.only = value().split(',').filter(Boolean);
+    else if (a === '--scale-workers') o.scaleWorkers = number(a, value(), 0);
+    else if (a === '--growth') o.growth = true;
+    else if (a === '--growth-scale') o.growthScale = number(a, value(), 1);
+    else if (a === '--cpu-prof') o.cpuProf = value();
+    else if (a === '--out') o.out = value();
+    else if (a === '--help' || a === '-h') throw new Error(USAGE);
+    else throw new Error(`unknown argument ${a}\n${USAGE}`);
+  }
+  // Every run is bounded: a bench that forgets to stop would hold the machine.
+  if (o.duration > 120) throw new Error('--duration is at most 120 seconds');
+  return o;
+}

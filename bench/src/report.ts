@@ -1,0 +1,88 @@
+import type { Summary } from './load.js';
+import type { ProfileSummary } from './profile.js';
+
+export interface ScenarioResult {
+  readonly name: string;
+  readonly method: string;
+  readonly path: string;
+  readonly target: Summary;
+  readonly baseline: Summary;
+  /** target ÷ baseline, measured in the same run. */
+  readonly ratio: { readonly rps: number; readonly p50: number; readonly p99: number };
+}
+
+export interface ScalingResult {
+  readonly name: string;
+  readonly workers: number;
+  readonly rps1: number;
+  readonly rpsN: number;
+  readonly factor: number;
+  readonly p99N: number;
+}
+
+export interface BenchReport {
+  readonly db: string;
+  readonly date: string;
+  readonly node: string;
+  readonly cpus: number;
+  readonly settings: Record<string, unknown>;
+  readonly dataset: Record<string, number>;
+  readonly scenarios: readonly ScenarioResult[];
+  readonly targetPeakRssMB: number;
+  readonly baselinePeakRssMB: number;
+  /** Issue 6's targets: throughput ≥ 0.8×, p99 ≤ 1.5× the baseline, RSS ≤ 150 MB. */
+  readonly goals: { readonly met: boolean; readonly misses: readonly string[] };
+  readonly scaling?: readonly ScalingResult[];
+  readonly profile?: ProfileSummary;
+}
+
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+export const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
+
+export function ratioOf(target: Summary, baseline: Summary) {
+  return {
+    rps: round(target.rps / baseline.rps),
+    p50: round(target.p50 / Math.max(baseline.p50, 0.001)),
+    p99: round(target.p99 / Math.max(baseline.p99, 0.001)),
+  };
+}
+
+export function goals(scenarios: readonly ScenarioResult[], peakRssMB: number) {
+  const misses: string[] = [];
+  for (const s of scenarios) {
+    if (s.ratio.rps < 0.8) misses.push(`${s.name}: throughput ${s.ratio.rps}× < 0.8×`);
+    if (s.ratio.p99 > 1.5) misses.push(`${s.name}: p99 ${s.ratio.p99}× > 1.5×`);
+    if (s.target.failures > 0 || s.baseline.failures > 0) misses.push(`${s.name}: failed requests (${s.target.failures} target, ${s.baseline.failures} baseline)`);
+  }
+  if (peakRssMB > 150) misses.push(`target resident memory ${peakRssMB} MB > 150 MB`);
+  return { met: misses.length === 0, misses };
+}
+
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+
+/** The human-readable table of a report. */
+export function formatReport(r: BenchReport): string {
+  const lines = [
+    `colapi bench — ${r.db}, ${r.settings.connections} connections, ${r.settings.duration} s × ${r.settings.rounds} rounds (median), node ${r.node}, ${r.cpus} cores`,
+    '',
+    `${'scenario'.padEnd(26)}${pad('target rps', 11)}${pad('p50', 7)}${pad('p99', 7)}${pad('base rps', 10)}${pad('p50', 7)}${pad('p99', 7)}${pad('rps ×', 8)}${pad('p99 ×', 8)}`,
+  ];
+  for (const s of r.scenarios) {
+    lines.push(
+      `${s.name.padEnd(26)}${pad(round(s.target.rps, 0), 11)}${pad(s.target.p50, 7)}${pad(s.target.p99, 7)}${pad(round(s.baseline.rps, 0), 10)}${pad(s.baseline.p50, 7)}${pad(s.baseline.p99, 7)}${pad(s.ratio.rps, 8)}${pad(s.ratio.p99, 8)}`,
+    );
+  }
+  lines.push('', `peak resident memory under load: target ${r.targetPeakRssMB} MB, baseline ${r.baselinePeakRssMB} MB`);
+  if (r.scaling?.length) {
+    lines.push('', `target scaling, 1 → ${r.scaling[0]!.workers} workers (rps):`);
+    for (const s of r.scaling) lines.push(`  ${s.name.padEnd(26)}${pad(round(s.rps1, 0), 8)} →${pad(round(s.rpsN, 0), 8)}  ×${s.factor}  (p99 ${s.p99N} ms)`);
+  }
+  if (r.profile) {
+    lines.push('', `CPU profile of the target (${r.profile.totalMs} ms busy), self time by area:`);
+    for (const a of r.profile.areas) lines.push(`  ${pad(a.percent, 5)}%  ${a.name}`);
+    lines.push('top functions by self time:');
+    for (const f of r.profile.functions) lines.push(`  ${pad(f.percent, 5)}%  ${f.name}`);
+  }
+  lines.push('', r.goals.met ? 'goals met' : `goals missed:\n  ${r.goals.misses.join('\n  ')}`);
+  return lines.join('\n');
+}
