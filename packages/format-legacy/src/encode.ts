@@ -44,12 +44,6 @@ export function encodeResult(request: HttpRequest, operation: Operation, result:
   }
 }
 
-/** Pointers deeper than one member locate an error inside nested instances; the message says where. */
-function located(error: ApiError): string {
-  const pointer = error.source?.pointer;
-  return pointer && pointer.lastIndexOf('/') > 0 ? `${error.detail} (at ${pointer})` : error.detail;
-}
-
 /**
  * The `{message}` error body of Format B. A `single` search that found several resources is 400 here,
  * with the specification's wording; one that found none is 404.
@@ -60,5 +54,5 @@ export function encodeErrors(status: number, errors: readonly ApiError[], messag
   const code = errors[0]?.code;
   if (code === 'multiple-results') return json(400, { message: 'Multiple results found' }, headers);
   if (code === 'no-result') return json(404, { message: 'No result found' }, headers);
-  return json(status, { message: message ?? errors.map(located).join('; ') }, headers);
+  return json(status, { message: message ?? errors.map((e) => e.detail).join('; ') }, headers);
 }

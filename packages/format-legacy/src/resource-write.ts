@@ -3,6 +3,7 @@ import {
   ApiError,
   coerceValue,
   decodeWriteValues,
+  isApiError,
   type DecodeContext,
   type RelatedRef,
   type RelationshipWrite,
@@ -10,7 +11,9 @@ import {
 } from '@colapi/query-ast';
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-export const bad = (detail: string, pointer: string) => ApiError.badRequest(detail, { pointer });
+/** A detail with its place in the body appended when that place is inside a nested instance. */
+const located = (detail: string, pointer: string) => (pointer.lastIndexOf('/') > 0 ? `${detail} (at ${pointer})` : detail);
+export const bad = (detail: string, pointer: string) => ApiError.badRequest(located(detail, pointer), { pointer });
 
 /** Why a name of a body is not a writable field, when the generic "not a field" would mislead. */
 export function writeHint(collection: CollectionSchema, name: string): string | undefined {
@@ -111,10 +114,16 @@ export function resourceWrite(
     if (rel) relationships[name] = relationshipWrite(value, rel, ctx, `${pointer}/${name}`, depth);
     else fields[name] = value;
   }
-  const values = decodeWriteValues(collection, fields, {
-    sourceOf: (name) => ({ pointer: `${pointer}/${name}` }),
-    hint: (name) => writeHint(collection, name),
-  });
+  let values: Record<string, unknown>;
+  try {
+    values = decodeWriteValues(collection, fields, {
+      sourceOf: (name) => ({ pointer: `${pointer}/${name}` }),
+      hint: (name) => writeHint(collection, name),
+    });
+  } catch (e) {
+    if (!isApiError(e) || !e.source?.pointer) throw e;
+    throw new ApiError(e.status, e.title, located(e.detail, e.source.pointer), e.source);
+  }
   // A foreign key column and its relationship in one body would set the same column twice.
   for (const name of Object.keys(relationships)) {
     const join = collection.relationships.get(name)!.join;
