@@ -4,8 +4,11 @@ const IDENTIFIER_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 
 /** Checks a JSONP callback name: only a plain JavaScript identifier path can reach the response. */
 export function jsonpCallback(params: URLSearchParams): string | undefined {
-  const name = params.get('callback');
-  if (name === null) return undefined;
+  const names = params.getAll('callback');
+  if (names.length === 0) return undefined;
+  // With two names there is no telling which one the page expects: refuse rather than guess.
+  if (names.length > 1) throw ApiError.badRequest('query parameter callback is given more than once', { parameter: 'callback' });
+  const name = names[0]!;
   if (name.length > 128 || !IDENTIFIER_PATH.test(name)) {
     throw ApiError.badRequest('callback must be a JavaScript identifier path such as handle or app.handle', { parameter: 'callback' });
   }
