@@ -48,5 +48,7 @@ export function legacyFormat(options: LegacyFormatOptions = {}): WireFormat {
     },
     encode: (request, operation, result) => encodeResult(request, operation, result),
     encodeErrors: (_request, status, errors) => encodeErrors(status, errors),
+    // The specification applies JSONP to GET requests in Format B, function evaluation included.
+    jsonp: (request) => request.method === 'GET' || request.method === 'HEAD',
   };
 }

@@ -77,4 +77,9 @@ export interface WireFormat {
   encode(request: HttpRequest, operation: Operation, result: OperationResult, ctx: DecodeContext): HttpResponse;
   /** Writes errors; `status` is the status of the response. */
   encodeErrors(request: HttpRequest, status: number, errors: readonly ApiError[]): HttpResponse;
+  /**
+   * Whether a `callback` parameter wraps the response of this request as JSONP; without this member,
+   * every response with a body is wrapped. Format B wraps GET responses only.
+   */
+  jsonp?(request: HttpRequest): boolean;
 }

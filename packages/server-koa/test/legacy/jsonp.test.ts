@@ -1,0 +1,77 @@
+import { describeEachDatabase, type TestResponse } from '@colapi/test-fixtures/testing';
+import { expect } from 'chai';
+import { expectStatus, q } from './helpers.js';
+
+/** The argument of the callback of a JSONP response, parsed. */
+function payload(res: TestResponse, callback: string): { meta: { status: number; headers: Record<string, unknown> }; data: unknown } {
+  expect(res.status, res.text).to.equal(200);
+  expect(res.headers.get('content-type')).to.match(/^application\/javascript/);
+  const prefix = `/**/${callback}(`;
+  expect(res.text.startsWith(prefix), res.text).to.equal(true);
+  expect(res.text.endsWith(');'), res.text).to.equal(true);
+  return JSON.parse(res.text.slice(prefix.length, -2));
+}
+
+describeEachDatabase(
+  'Format B: JSONP',
+  (t) => {
+    beforeEach(() => t().seed());
+
+    it('wraps a list in meta (status and headers, Link parsed into objects) and data', async () => {
+      const res = await t().http.get('/api/person?callback=show&results_per_page=2&page=2');
+      const { meta, data } = payload(res, 'show');
+      expect(meta.status).to.equal(200);
+      const origin = t().target.origin;
+      const page = (n: number) => `${origin}/api/person?callback=show&page=${n}&results_per_page=2`;
+      expect(meta.headers.link).to.deep.equal([
+        { url: page(1), rel: 'first' },
+        { url: page(3), rel: 'last' },
+        { url: page(1), rel: 'prev' },
+        { url: page(3), rel: 'next' },
+      ]);
+      expect(data).to.deep.include({ num_results: 5, total_pages: 3, page: 2 });
+    });
+
+    it('wraps one object', async () => {
+      const { meta, data } = payload(await t().http.get('/api/tag/3?callback=app.tag'), 'app.tag');
+      expect(meta.status).to.equal(200);
+      expect(data).to.deep.equal({ id: 3, name: 'life', articles: [{ id: 5, title: '100% pure', publishtime: '2022-01-01T00:00:00', author_id: 4 }] });
+    });
+
+    it('wraps a search with q', async () => {
+      const { data } = payload(await t().http.get(`/api/person?${q({ filters: [{ name: 'age', op: '<', val: 18 }], single: true })}&callback=cb`), 'cb');
+      expect(data).to.deep.include({ id: 2, name: 'bob' });
+    });
+
+    it('wraps function evaluation', async () => {
+      const { meta, data } = payload(await t().http.get(`/api/eval/person?${q({ functions: [{ name: 'count', field: 'id' }] })}&callback=cb`), 'cb');
+      expect(meta.status).to.equal(200);
+      expect(data).to.deep.equal({ count__id: 5 });
+    });
+
+    it('wraps an error, with its real status in meta', async () => {
+      const { meta, data } = payload(await t().http.get('/api/person/99?callback=cb'), 'cb');
+      expect(meta.status).to.equal(404);
+      expect(data).to.have.all.keys('message');
+      const several = payload(await t().http.get(`/api/person?${q({ single: true })}&callback=cb`), 'cb');
+      expect(several.meta.status).to.equal(400);
+      expect(several.data).to.deep.equal({ message: 'Multiple results found' });
+    });
+
+    it('does not wrap the response of a POST, PATCH or DELETE', async () => {
+      const created = expectStatus(await t().http.post('/api/tag?callback=cb', { name: 'x' }), 201);
+      expect(created.headers.get('content-type')).to.match(/^application\/json/);
+      expect(created.body).to.include({ name: 'x' });
+      const updated = expectStatus(await t().http.patch('/api/tag/1?callback=cb', { name: 'y' }), 200);
+      expect(updated.body).to.include({ name: 'y' });
+      expect(expectStatus(await t().http.delete('/api/task/1?callback=cb'), 204).text).to.equal('');
+    });
+
+    it('refuses a callback that is not a JavaScript identifier path', async () => {
+      const res = await t().http.get('/api/person?callback=alert(1)');
+      expect(res.status).to.equal(400);
+      expect(res.body).to.have.all.keys('message');
+    });
+  },
+  { format: 'legacy' },
+);
