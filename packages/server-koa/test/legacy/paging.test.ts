@@ -159,3 +159,25 @@ describeEachDatabase(
   },
   { format: 'legacy' },
 );
+
+describeEachDatabase(
+  'Format B: the page size default and maximum come from the deployment',
+  (t) => {
+    before(() => t().seed(TASKS));
+    after(() => t().seed());
+
+    it('uses limits.defaultPageSize when results_per_page is absent', async () => {
+      const res = await getList(t(), '/api/task');
+      expect(res.body).to.include({ num_results: 23, total_pages: 8, page: 1 });
+      expect(ids(res)).to.deep.equal([1, 2, 3]);
+    });
+
+    it('lowers results_per_page to limits.maxPageSize', async () => {
+      const res = await getList(t(), '/api/task?results_per_page=50&page=2');
+      expect(res.body).to.include({ num_results: 23, total_pages: 6, page: 2 });
+      expect(ids(res)).to.deep.equal([5, 6, 7, 8]);
+      expect(links(res.headers.get('link')).next).to.equal('page=3&results_per_page=4');
+    });
+  },
+  { format: 'legacy', api: { limits: { defaultPageSize: 3, maxPageSize: 4 } } },
+);
