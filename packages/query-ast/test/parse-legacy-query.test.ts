@@ -93,6 +93,19 @@ describe('parseLegacyQuery: the search object q', () => {
       expect: { filter: { kind: 'compare', field: field('age'), op: 'gt', value: 1 } },
     },
     {
+      name: 'an or filter object, as in Format A',
+      q: { filters: [{ or: [{ name: 'age', op: '==', val: 1 }, { name: 'age', op: '==', val: 2 }] }] },
+      expect: {
+        filter: {
+          kind: 'or',
+          filters: [
+            { kind: 'compare', field: field('age'), op: 'eq', value: 1 },
+            { kind: 'compare', field: field('age'), op: 'eq', value: 2 },
+          ],
+        },
+      },
+    },
+    {
       name: 'relation__field in a filter is a has/any filter',
       q: { filters: [{ name: 'articles__title', op: 'like', val: 'H%' }] },
       expect: { filter: { kind: 'relation', relation: 'articles', op: 'any', filter: { kind: 'compare', field: field('title'), op: 'like', value: 'H%' } } },
