@@ -72,7 +72,8 @@ export function encodeResult(
       });
     }
     case 'values':
-      return document(200, type, { data: result.values });
+      // The specification: "an object whose single member data is the list of results" (no jsonapi member).
+      return { status: 200, headers: { 'content-type': type }, body: { data: result.values } };
     case 'count':
       return document(200, type, { meta: { modified: result.count } });
     case 'no-content':

@@ -16,7 +16,12 @@ export function compileAggregate(ctx: CompileContext, model: ModelSchema, functi
     const fn = SQL[f.name];
     if (!fn) throw new Error(`function ${f.name} is not whitelisted`);
     const column = model.columns.get(f.column)!;
-    return ctx.knex.raw(`${fn}(?) as ??`, [ctx.dialect.readColumn(ctx.knex, `${t}.${f.column}`, column), `f${i}`]);
+    const { knex, dialect } = ctx;
+    let arg = dialect.readColumn(knex, `${t}.${f.column}`, column);
+    // min and max of text follow code points on every dialect, as sorting does, whatever the collation.
+    if ((fn === 'min' || fn === 'max') && column.type === 'string' && dialect.exactText) arg = dialect.exactText(knex, arg);
+    if (fn === 'avg' && dialect.averageArgument) arg = dialect.averageArgument(knex, arg);
+    return knex.raw(`${fn}(?) as ??`, [arg, `f${i}`]);
   });
   qb.select(selects);
   if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);

@@ -42,6 +42,8 @@ export interface Dialect {
    * of the column (MySQL's default collations ignore case and accents). Undefined when already so.
    */
   exactText?(knex: Knex, expr: Knex.Raw): Knex.Raw;
+  /** The argument of `avg`, when averaging the column's own type would answer with less precision than a double. */
+  averageArgument?(knex: Knex, expr: Knex.Raw): Knex.Raw;
   /** An ORDER BY term; nulls sort first ascending and last descending on every dialect. */
   orderTerm(knex: Knex, expr: Knex.Raw, descending: boolean): Knex.Raw;
   /** A network-address comparison, or undefined when the database has no such operator. */

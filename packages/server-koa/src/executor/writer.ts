@@ -176,7 +176,13 @@ export class Writer {
         );
         const missing = [...new Set(values.filter((v) => !present.has(String(v))).map(String))];
         const rows = values.filter((v, i) => missing.includes(String(v)) && values.findIndex((w) => String(w) === String(v)) === i);
-        if (rows.length) await trx(t.table).insert(rows.map((v) => ({ [t.ownColumn]: own, [t.targetColumn]: v })));
+        // A concurrent request may add the same row after the check above: appending stays idempotent.
+        if (rows.length) {
+          await trx(t.table)
+            .insert(rows.map((v) => ({ [t.ownColumn]: own, [t.targetColumn]: v })))
+            .onConflict([t.ownColumn, t.targetColumn])
+            .merge([t.ownColumn]);
+        }
       }
     }
     const targetCollection = this.registry.target(rel);

@@ -97,9 +97,16 @@ export const mysql: Dialect = {
         return Number(raw);
       case 'boolean':
         return Boolean(raw);
+      case 'string':
+        // Text read through exactText (a binary cast) arrives as bytes.
+        return Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
       default:
         return raw;
     }
+  },
+  averageArgument(knex, expr) {
+    // avg of an exact number is a DECIMAL with only 4 more decimals (27.6667); a double gives what the others give.
+    return knex.raw('? * 1e0', [expr]);
   },
   like(knex, expr, pattern, mode) {
     // The default collations ignore case and accents. utf8mb4_bin compares exactly, character by character

@@ -100,7 +100,12 @@ export const sqlite: Dialect = {
     if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'unique-violation';
     if (code === 'SQLITE_CONSTRAINT_NOTNULL') return 'not-null-violation';
     if (code === 'SQLITE_CONSTRAINT_CHECK') return 'check-violation';
-    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'foreign-key-missing';
+    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+      // SQLite says only "FOREIGN KEY constraint failed". knex puts the statement first in the message, and a
+      // DELETE can break a foreign key in one way only: rows still refer to the deleted one.
+      const message = String((error as { message?: unknown }).message ?? '');
+      return /^\s*delete\b/i.test(message) ? 'foreign-key-referenced' : 'foreign-key-missing';
+    }
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return 'serialization';
     if (code === 'SQLITE_INTERRUPT') return 'timeout';
     return undefined;

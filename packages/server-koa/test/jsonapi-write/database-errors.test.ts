@@ -1,0 +1,85 @@
+import type { DatabaseErrorKind } from '@colapi/sql-compiler';
+import { describeEachDatabase } from '@colapi/test-fixtures/testing';
+import { expect } from 'chai';
+import { databaseError } from '../../src/database-errors.js';
+import { census, count, expectError, expectStatus, ref, resource, rows } from './helpers.js';
+
+/** Errors the database raises are answered with a status of their own: never a 500, never its text. */
+describeEachDatabase('Format A: database errors are mapped', (t) => {
+  beforeEach(() => t().seed());
+
+  describe('through the API', () => {
+    it('a unique violation (a duplicate tag name) is 409, on create and on update', async () => {
+      const before = await census(t());
+      expectError(await t().http.post('/api/tag', resource('tag', { name: 'news' })), 409);
+      expectError(await t().http.post('/api/tag', resource('tag', { name: 'news' }, undefined, '9')), 409);
+      expectError(await t().http.patch('/api/tag/2', resource('tag', { name: 'news' }, undefined, '2')), 409);
+      expect(await census(t())).to.deep.equal(before);
+      expect((await rows(t(), 'tag', { id: 2 }))[0]!.name).to.equal('tech');
+    });
+
+    it('setting a unique value to what it already is is fine', async () => {
+      expectStatus(await t().http.patch('/api/tag/2', resource('tag', { name: 'tech' }, undefined, '2')), 200);
+    });
+
+    it('a not-null violation raised by the database (a tag with no name) is 400', async () => {
+      expectError(await t().http.post('/api/tag', resource('tag', {})), 400);
+      expectError(await t().http.post('/api/tag', { data: { type: 'tag' } }), 400);
+      expect(await count(t(), 'tag')).to.equal(3);
+    });
+
+    it('null for a column that takes none is refused before the database, pointing at it', async () => {
+      expectError(await t().http.post('/api/tag', resource('tag', { name: null })), 400, { pointer: '/data/attributes/name' });
+    });
+
+    it('a missing related row is 404', async () => {
+      expectError(await t().http.post('/api/article', resource('article', { title: 'x' }, { author: ref('person', 404) })), 404);
+      expectError(await t().http.patch('/api/article/1/relationships/author', { data: ref('person', 404) }), 404);
+      expect(await count(t(), 'article')).to.equal(5);
+    });
+
+    it('a row still referenced is 409', async () => {
+      expectError(await t().http.delete('/api/person/2'), 409);
+    });
+  });
+
+  describe("each dialect's classifyError on the errors its driver really raises", () => {
+    const CASES: [string, DatabaseErrorKind, number, (knex: import('knex').Knex) => Promise<unknown>][] = [
+      ['a duplicate unique value', 'unique-violation', 409, (k) => k('tag').insert({ name: 'news' })],
+      ['a duplicate key', 'unique-violation', 409, (k) => k('tag').insert({ id: 1, name: 'other' })],
+      ['a missing not-null value', 'not-null-violation', 400, (k) => k('tag').insert({})],
+      ['null into a not-null column', 'not-null-violation', 400, (k) => k('tag').where({ id: 1 }).update({ name: null })],
+      ['a foreign key to a missing row (insert)', 'foreign-key-missing', 404, (k) => k('article').insert({ title: 'x', author_id: 999 })],
+      ['a foreign key to a missing row (update)', 'foreign-key-missing', 404, (k) => k('comment').where({ id: 1 }).update({ article_id: 999 })],
+      ['a delete of a referenced row', 'foreign-key-referenced', 409, (k) => k('person').where({ id: 1 }).del()],
+    ];
+    for (const [name, kind, status, run] of CASES) {
+      it(`${name}: ${kind} → ${status}`, async () => {
+        const { knex, dialect } = t().target.database;
+        const error = await run(knex).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error, 'the database refused it').to.be.instanceOf(Error);
+        expect(dialect.classifyError(error), String(error)).to.equal(kind);
+        const mapped = databaseError(kind);
+        expect(mapped.status).to.equal(status);
+        expect(mapped.detail).to.not.include(String((error as Error).message).slice(0, 20));
+      });
+    }
+
+    it('a value the column type refuses (text into an integer column) is invalid-value → 400, where the database checks it', async function () {
+      if (t().kind === 'sqlite') this.skip(); // SQLite stores any value in any column.
+      const { knex, dialect } = t().target.database;
+      const error = await knex('person').insert({ age: 'old' }).then(() => undefined, (e: unknown) => e);
+      expect(dialect.classifyError(error), String(error)).to.equal('invalid-value');
+      expect(databaseError('invalid-value').status).to.equal(400);
+    });
+
+    it('an error that is not the client\'s (a missing table) is not classified: a 500 without details', async () => {
+      const { knex, dialect } = t().target.database;
+      const error = await knex('no_such_table').select('*').then(() => undefined, (e: unknown) => e);
+      expect(dialect.classifyError(error)).to.equal(undefined);
+    });
+  });
+});
