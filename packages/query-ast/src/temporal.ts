@@ -1,11 +1,11 @@
 /**
  * Parsing of the date, time and timestamp strings of requests into one normal form per kind, so that equal
- * values compare equal on every dialect (SQLite keeps them as text). Fractions are kept to the microsecond;
- * trailing zeros of a fraction are dropped.
+ * values compare equal on every dialect (SQLite keeps them as text). Fractions are kept to the microsecond
+ * (digits beyond are cut off, up to nanoseconds on input); trailing zeros of a fraction are dropped.
  */
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?$/;
+const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
 const DATETIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?))?(Z|[+-]00:?00)?$/;
 
 function fraction(digits: string | undefined): string {
@@ -17,9 +17,11 @@ export function parseDate(text: string): string | undefined {
   const m = DATE.exec(text);
   if (!m) return undefined;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const probe = new Date(Date.UTC(y, mo - 1, d));
-  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d) return undefined;
   if (y < 1) return undefined;
+  // Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear takes them as they are.
+  const probe = new Date(0);
+  probe.setUTCFullYear(y, mo - 1, d);
+  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d) return undefined;
   return text;
 }
 
@@ -38,7 +40,7 @@ export function parseDateTime(text: string): string | undefined {
   const date = parseDate(m[1]!);
   if (!date) return undefined;
   if (!m[2]) return `${date}T00:00:00`;
-  const time = parseTime(m[2].replace(/(\.\d{6})\d+$/, '$1'));
+  const time = parseTime(m[2]);
   return time ? `${date}T${time}` : undefined;
 }
 

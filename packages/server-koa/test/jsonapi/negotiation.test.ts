@@ -53,7 +53,7 @@ describeEachDatabase('Format A: content negotiation and query parameters', (t) =
   for (const [accept, status] of ACCEPT_CASES) {
     it(`GET with Accept ${accept ?? '(none)'} answers ${status}`, async () => {
       const res = await fetch(`${t().target.origin}/api/person`, { headers: accept === null ? {} : { accept } });
-      const body = await res.json();
+      const body = (await res.json()) as { data?: unknown[]; errors?: { status: string; title: string; detail: string }[] };
       expect(res.status).to.equal(status);
       expect(res.headers.get('content-type')).to.equal(JSONAPI);
       if (status === 200) {
@@ -61,8 +61,8 @@ describeEachDatabase('Format A: content negotiation and query parameters', (t) =
         return;
       }
       expect(body.errors).to.have.lengthOf(1);
-      expect(body.errors[0]).to.include({ status: '406', title: 'Not Acceptable' });
-      expect(body.errors[0].detail).to.contain(JSONAPI);
+      expect(body.errors![0]).to.include({ status: '406', title: 'Not Acceptable' });
+      expect(body.errors![0]!.detail).to.contain(JSONAPI);
     });
   }
 
