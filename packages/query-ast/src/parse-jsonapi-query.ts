@@ -1,4 +1,4 @@
-import type { CollectionSchema, Registry } from '@colapi/schema';
+import { foreignKeyColumns, type CollectionSchema, type Registry } from '@colapi/schema';
 import { ApiError } from './api-error.js';
 import type { FieldRef, Filter } from './filter.js';
 import { resolveFieldPath, resolveIncludePath } from './field-path.js';
@@ -67,10 +67,19 @@ function parseGroup(text: string, collection: CollectionSchema, registry: Regist
   return keys.map((key) => resolveFieldPath(key, collection, registry, '.', source));
 }
 
-/** Checks a field list of one collection; `id` and `type` are accepted and ignored, they always appear. */
+/**
+ * Checks a field list of one collection against its resource fields: attributes (columns but the key and the
+ * foreign keys that relationships stand for), relationships and virtual attributes. `id` and `type` are
+ * accepted and ignored, they always appear.
+ */
 function fieldList(text: string, collection: CollectionSchema, parameter: string): string[] {
   const names = list(text).filter((n) => n !== 'id' && n !== 'type');
+  const foreignKeys = foreignKeyColumns(collection.model);
   for (const n of names) {
+    if (foreignKeys.has(n) && collection.columns.has(n)) {
+      const rel = [...collection.model.relationships.values()].find((r) => r.join.kind === 'belongs-to' && r.join.ownColumn === n);
+      throw ApiError.badRequest(`${parameter}: "${n}" is shown as the relationship "${rel?.name}", not as a field`, { parameter });
+    }
     const known =
       (collection.columns.has(n) && n !== collection.model.key) || collection.relationships.has(n) || collection.virtualAttributes.has(n);
     if (!known) throw ApiError.badRequest(`${parameter}: "${n}" is not a field of ${collection.name}`, { parameter });

@@ -106,6 +106,7 @@ describe('parseJsonApiQuery', () => {
       ['fields[nope]=name', 'fields[nope]'],
       ['fields[person]=nope', 'fields[person]'],
       ['fields[person]=articles.title', 'fields[person]'],
+      ['fields[article]=author_id', 'fields[article]'],
       ['fields[person_names]=age', 'fields[person_names]'],
       ['only=nope', 'only'],
       ['only=name&fields[person]=age', 'only'],

@@ -5,7 +5,8 @@ import { ApiError } from '@colapi/query-ast';
 export function keyValue(model: ModelSchema, id: string, what: string): string | number {
   const column = model.columns.get(model.key)!;
   if (column.type === 'integer') {
-    if (!/^-?\d{1,16}$/.test(id) || !Number.isSafeInteger(Number(id))) throw ApiError.notFound(`${what} ${id} does not exist`);
+    // Only the canonical spelling names a resource: `01` or `-0` would answer a resource whose id differs from the URL.
+    if (!/^(0|-?[1-9]\d{0,15})$/.test(id) || !Number.isSafeInteger(Number(id))) throw ApiError.notFound(`${what} ${id} does not exist`);
     return Number(id);
   }
   return id;

@@ -43,6 +43,8 @@ const BAD: [string, string, string][] = [
   ['an unknown type in fields', 'fields[nope]=name', 'fields[nope]'],
   ['a field the collection excludes', 'fields[person]=name&fields[person_private]=age', 'fields[person_private]'],
   ['a relationship path in fields', 'fields[person]=articles.title', 'fields[person]'],
+  ['a foreign key column, shown as a relationship', 'fields[article]=title,author_id', 'fields[article]'],
+  ['another foreign key column', 'fields[comment]=content,article_id', 'fields[comment]'],
   ['only and fields of the same type', 'only=name&fields[person]=age', 'only'],
   ['an unknown relationship in include', 'include=nope', 'include'],
   ['an unknown step of an include path', 'include=articles.nope', 'include'],
