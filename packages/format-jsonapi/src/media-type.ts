@@ -9,13 +9,32 @@ interface MediaRange {
   readonly q: number;
 }
 
+/** Splits a header at `separator`, except inside quoted strings (`ext="a,b"` is one parameter). */
+function splitOutsideQuotes(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted && ch === '\\' && i + 1 < text.length) {
+      current += ch + text[++i];
+      continue;
+    }
+    if (ch === '"') quoted = !quoted;
+    if (ch === separator && !quoted) {
+      parts.push(current);
+      current = '';
+    } else current += ch;
+  }
+  parts.push(current);
+  return parts.map((s) => s.trim());
+}
+
 function parseRanges(header: string): MediaRange[] {
-  return header
-    .split(',')
-    .map((part) => part.trim())
+  return splitOutsideQuotes(header, ',')
     .filter(Boolean)
     .map((part) => {
-      const [type = '', ...rest] = part.split(';').map((s) => s.trim());
+      const [type = '', ...rest] = splitOutsideQuotes(part, ';');
       let q = 1;
       const params: string[] = [];
       for (const p of rest) {
