@@ -5,6 +5,7 @@ import { ApiError, parseFunctionCalls, parseJsonApiQuery, parseJsonParameter, ty
 export function decodeEvaluate(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext): Operation {
   const params = new URLSearchParams(request.url.searchParams);
   const text = params.get('functions');
+  if (params.getAll('functions').length > 1) throw ApiError.badRequest('query parameter functions is given more than once', { parameter: 'functions' });
   params.delete('functions');
   for (const name of params.keys()) {
     if (name !== 'filter[objects]' && name !== 'callback') {

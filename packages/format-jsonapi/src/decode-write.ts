@@ -56,6 +56,7 @@ function resourceWrite(data: Record<string, unknown>, collection: CollectionSche
     writable,
     sourceOf: (name) => ({ pointer: `/data/attributes/${name}` }),
     hint: (name) => {
+      if (name === collection.model.key) return `"${name}" is the resource's identity: it goes in data.id, never in attributes`;
       const rel = [...collection.relationships.values()].find((r) => r.join.kind === 'belongs-to' && r.join.ownColumn === name);
       if (fks.has(name) && rel) return `"${name}" is set through the relationship "${rel.name}"`;
       if (collection.relationships.has(name)) return `"${name}" is a relationship: give it under relationships`;

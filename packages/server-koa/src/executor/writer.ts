@@ -48,12 +48,16 @@ export class Writer {
     return key;
   }
 
+  /** The key a client-generated id stands for: its canonical spelling only, so the id answered is the id sent. */
   private clientKey(model: ModelSchema, id: string): Key {
+    let key: Key;
     try {
-      return keyValue(model, id, model.name);
+      key = keyValue(model, id, model.name);
     } catch {
-      throw ApiError.badRequest(`"${id}" is not a valid id for ${model.name}`, { pointer: '/data/id' });
+      key = undefined;
     }
+    if (key === undefined || String(key) !== id) throw ApiError.badRequest(`"${id}" is not a valid id for ${model.name}`, { pointer: '/data/id' });
+    return key;
   }
 
   async update(trx: Knex, collection: CollectionSchema, key: Key, write: ResourceWrite): Promise<void> {
@@ -80,6 +84,8 @@ export class Writer {
     for (const rel of model.relationships.values()) {
       if (rel.join.kind !== 'has') continue;
       const own = row[rel.join.ownColumn];
+      // Nothing can refer to a null join value (and knex would read `where col = null` as `is null`).
+      if (own === null || own === undefined) continue;
       const target = this.model(rel);
       const found = await trx(target.table).where(rel.join.targetColumn, own as Knex.Value).first(target.key);
       if (found) {

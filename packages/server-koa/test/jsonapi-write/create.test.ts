@@ -34,6 +34,11 @@ describeEachDatabase('Format A: POST creates a resource', (t) => {
     expect(fetched.body.data.attributes).to.deep.equal(data.attributes);
   });
 
+  it('answers with the included resources the query asks for', async () => {
+    const res = expectStatus(await t().http.post('/api/article?include=author', resource('article', { title: 'Inc' }, { author: ref('person', 2) })), 201);
+    expect(res.body.included.map((r: { type: string; id: string }) => [r.type, r.id])).to.deep.equal([['person', '2']]);
+  });
+
   it('creates a resource with no attributes at all', async () => {
     const res = expectStatus(await t().http.post('/api/person', { data: { type: 'person' } }), 201);
     expect(res.body.data.attributes.name).to.equal(null);
@@ -66,9 +71,11 @@ describeEachDatabase('Format A: POST creates a resource', (t) => {
       expect((await rows(t(), 'tag', { id: 1 }))[0]!.name).to.equal('news');
     });
 
-    it('answer 400 when the id is not a string or cannot be a key', async () => {
+    it('answer 400 when the id is not a string, cannot be a key, or is not spelt as the key it stands for', async () => {
       expectError(await t().http.post('/api/tag', { data: { type: 'tag', id: 7, attributes: { name: 'x' } } }), 400, { pointer: '/data/id' });
-      expectError(await t().http.post('/api/tag', resource('tag', { name: 'x' }, undefined, 'seven')), 400, { pointer: '/data/id' });
+      for (const id of ['seven', '007', '+7', '7.0', '', ' 7']) {
+        expectError(await t().http.post('/api/tag', resource('tag', { name: 'x' }, undefined, id)), 400, { pointer: '/data/id' });
+      }
       expect(await count(t(), 'tag')).to.equal(3);
     });
   });
@@ -82,6 +89,9 @@ describeEachDatabase('Format A: POST creates a resource', (t) => {
       ['a computed attribute', 'person', resource('person', { is_minor: true }), 400, '/data/attributes/is_minor'],
       ['a value of the wrong type', 'person', resource('person', { age: 'old' }), 400, '/data/attributes/age'],
       ['a relationship without data', 'person', { data: { type: 'person', relationships: { articles: {} } } }, 400, '/data/relationships/articles'],
+      ['a to-one given a list', 'article', resource('article', {}, { author: [ref('person', 1)] }), 400, '/data/relationships/author/data'],
+      ['the key as an attribute', 'person', resource('person', { id: 9 }), 400, '/data/attributes/id'],
+      ['attributes that are not an object', 'person', { data: { type: 'person', attributes: ['x'] } }, 400, '/data/attributes'],
       ['a to-many given one identifier', 'person', resource('person', {}, { articles: ref('article', 1) }), 400, '/data/relationships/articles/data'],
       ['linkage of the wrong type', 'article', resource('article', {}, { author: ref('article', 1) }), 409, '/data/relationships/author/data/type'],
       ['linkage without an id', 'article', resource('article', {}, { author: { type: 'person' } }), 400, '/data/relationships/author/data/id'],

@@ -76,6 +76,21 @@ describeEachDatabase('Format A: database errors are mapped', (t) => {
       expect(databaseError('invalid-value').status).to.equal(400);
     });
 
+    it('a check constraint broken is check-violation → 400', async () => {
+      const { knex, dialect } = t().target.database;
+      await knex.schema.dropTableIfExists('colapi_check_probe');
+      await knex.schema.createTable('colapi_check_probe', (table) => {
+        table.integer('n').checkPositive();
+      });
+      try {
+        const error = await knex('colapi_check_probe').insert({ n: -1 }).then(() => undefined, (e: unknown) => e);
+        expect(dialect.classifyError(error), String(error)).to.equal('check-violation');
+        expect(databaseError('check-violation').status).to.equal(400);
+      } finally {
+        await knex.schema.dropTableIfExists('colapi_check_probe');
+      }
+    });
+
     it('an error that is not the client\'s (a missing table) is not classified: a 500 without details', async () => {
       const { knex, dialect } = t().target.database;
       const error = await knex('no_such_table').select('*').then(() => undefined, (e: unknown) => e);

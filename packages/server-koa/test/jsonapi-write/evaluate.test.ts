@@ -68,6 +68,7 @@ describeEachDatabase('Format A: function evaluation (GET /api/eval/<collection>)
       ['functions that are not a list', `/api/eval/person?functions=${encodeURIComponent('{"name":"avg","field":"age"}')}`, 400, 'functions'],
       ['a function object without field', `/api/eval/person?functions=${encodeURIComponent('[{"name":"count"}]')}`, 400, 'functions'],
       ['a bad filter', `/api/eval/person?${functions([['count', 'id']])}&${filterParam([{ name: 'age', op: 'near', val: 1 }])}`, 400, 'filter[objects]'],
+      ['functions given twice', `/api/eval/person?${functions([['count', 'id']])}&${functions([['sum', 'age']])}`, 400, 'functions'],
       ['a parameter that does not apply', `/api/eval/person?${functions([['count', 'id']])}&sort=age`, 400, 'sort'],
       ['a collection without allow_functions (comment)', `/api/eval/comment?${functions([['count', 'id']])}`, 404],
       ['a collection without allow_functions (person_names)', `/api/eval/person_names?${functions([['count', 'id']])}`, 404],
