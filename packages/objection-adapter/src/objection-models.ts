@@ -70,13 +70,13 @@ function relationships(modelClass: ObjectionModelClass): RelationshipSchema[] {
 async function columns(modelClass: ObjectionModelClass, options: ObjectionAdapterOptions): Promise<ColumnSchema[]> {
   const key = keyColumn(modelClass);
   const overrides = options.types?.[modelClass.tableName] ?? {};
-  const schema = modelClass.jsonSchema as { properties?: Record<string, { type?: string | string[]; format?: string }>; required?: string[] } | undefined;
+  const schema = modelClass.jsonSchema as { properties?: Record<string, { type?: string | string[]; format?: string; maxLength?: number }>; required?: string[] } | undefined;
   let out: ColumnSchema[];
   if (schema?.properties) {
     const required = new Set(schema.required ?? []);
     out = Object.entries(schema.properties).map(([name, p]) => {
       const { type, nullable } = typeFromJsonSchema(p);
-      return { name, type, nullable: nullable && !required.has(name) };
+      return { name, type, nullable: nullable && !required.has(name), ...(type === 'string' && typeof p.maxLength === 'number' ? { maxLength: p.maxLength } : {}) };
     });
   } else if (options.knex) {
     const info = (await options.knex(modelClass.tableName).columnInfo()) as unknown as Record<string, { type: string; nullable: boolean }>;

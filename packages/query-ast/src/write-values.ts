@@ -32,7 +32,12 @@ export function decodeWriteValues(collection: CollectionSchema, input: Readonly<
       out[name] = null;
       continue;
     }
-    out[name] = coerceValue(column, value, { source, path: name });
+    const coerced = coerceValue(column, value, { source, path: name });
+    // Counted in code points, as the databases count characters.
+    if (column.maxLength !== undefined && typeof coerced === 'string' && [...coerced].length > column.maxLength) {
+      throw ApiError.badRequest(`"${name}" holds at most ${column.maxLength} characters`, source);
+    }
+    out[name] = coerced;
   }
   return out;
 }

@@ -31,4 +31,6 @@ export interface ColumnSchema {
   readonly nullable: boolean;
   /** True for an auto-increment key: clients never send it unless allowed. */
   readonly generated?: boolean;
+  /** Most characters a text column holds; writes beyond it are 400 on every dialect (SQLite would keep them). */
+  readonly maxLength?: number;
 }

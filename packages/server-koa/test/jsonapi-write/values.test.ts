@@ -85,6 +85,23 @@ describeEachDatabase('Format A: values written', (t) => {
     });
   });
 
+  describe('text lengths (person.name is varchar(100)) are checked alike on every dialect', () => {
+    it('100 characters fit, counted in code points', async () => {
+      for (const name of ['a'.repeat(100), '\u{1F600}'.repeat(100), 'é'.repeat(100)]) {
+        const created = await create('person', { name });
+        expect((await reread('person', created.id)).name).to.equal(name);
+      }
+    });
+
+    it('101 characters are 400 pointing at the attribute, nothing written', async () => {
+      const before = await census(t());
+      const pointer = '/data/attributes/name';
+      expectError(await t().http.post('/api/person', resource('person', { name: 'a'.repeat(101) })), 400, { pointer });
+      expectError(await t().http.patch('/api/person/1', resource('person', { name: '\u{1F600}'.repeat(101) }, undefined, '1')), 400, { pointer });
+      expect(await census(t())).to.deep.equal(before);
+    });
+  });
+
   describe('task.duration is an integer number of seconds', () => {
     for (const seconds of [0, 1, 90, 5400, 86400 * 3 + 5, 315_360_000, -30]) {
       it(`${seconds} s written and read back`, async () => {
