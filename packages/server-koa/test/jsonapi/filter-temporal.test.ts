@@ -145,6 +145,10 @@ describeEachDatabase('Format A: filters on dates, times, timestamps and interval
       task('date < CURRENT_DATE', 'due', '<', 'CURRENT_DATE', [2]),
       task('date > CURRENT_DATE', 'due', '>', 'CURRENT_DATE', [3]),
       task('date > CURRENT_TIMESTAMP', 'due', '>', 'CURRENT_TIMESTAMP', [3]),
+      // A now-value takes the type of the field, as a write would store it: against a date it is today.
+      task('date < CURRENT_TIMESTAMP', 'due', '<', 'CURRENT_TIMESTAMP', [2]),
+      task('date == CURRENT_TIMESTAMP', 'due', '==', 'CURRENT_TIMESTAMP', [1]),
+      task('date == LOCALTIMESTAMP', 'due', '==', 'LOCALTIMESTAMP', [1]),
       task('date >= CURRENT_DATE', 'due', '>=', 'CURRENT_DATE', [1, 3]),
       task('date != CURRENT_DATE', 'due', '!=', 'CURRENT_DATE', [2, 3]),
       { name: 'midnight today == CURRENT_DATE', collection: 'article', filter: [{ name: 'publishtime', op: '==', val: 'CURRENT_DATE' }], expected: [1] },
