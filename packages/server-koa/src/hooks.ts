@@ -18,29 +18,47 @@ export interface HookContext {
  * inside its transaction: anything either throws rolls the whole request back. A transaction retried
  * after a serialization failure runs them again.
  */
-export interface OperationHooks {
-  before?(operation: Operation, context: HookContext): Operation | void | Promise<Operation | void>;
-  after?(result: OperationResult, operation: Operation, context: HookContext): OperationResult | void | Promise<OperationResult | void>;
+export interface OperationHooks<O extends Operation = Operation> {
+  before?(operation: O, context: HookContext): Operation | void | Promise<Operation | void>;
+  after?(result: OperationResult, operation: O, context: HookContext): OperationResult | void | Promise<OperationResult | void>;
 }
 
-/** Hooks by collection name (or `*` for all) and by operation kind (or `*` for all). */
-export type HookTable = Readonly<Record<string, Partial<Record<OperationKind | '*', OperationHooks>>>>;
+/** The hooks of one collection: per operation kind, each typed by its kind, and `*` for every kind. */
+export type CollectionHooks = { readonly [K in OperationKind]?: OperationHooks<Extract<Operation, { kind: K }>> } & {
+  readonly '*'?: OperationHooks;
+};
 
-/** The hooks that apply to an operation, most specific first. */
+/** Hooks by collection name (or `*` for all) and by operation kind (or `*` for all). */
+export type HookTable = Readonly<Record<string, CollectionHooks>>;
+
+interface Applicable {
+  readonly kind: OperationKind | '*';
+  readonly hooks: OperationHooks;
+}
+
+/** The hooks that apply to an operation, most specific first: the collection's, then `*`'s. */
 export function hooksFor(table: HookTable | undefined, operation: Operation): OperationHooks[] {
+  return applicable(table, operation).map((a) => a.hooks);
+}
+
+function applicable(table: HookTable | undefined, operation: Operation): Applicable[] {
   if (!table) return [];
-  const out: OperationHooks[] = [];
+  const out: Applicable[] = [];
   for (const collection of [operation.collection.name, '*']) {
     const byKind = table[collection];
     if (!byKind) continue;
     for (const kind of [operation.kind, '*'] as const) {
-      const h = byKind[kind];
-      if (h) out.push(h);
+      const hooks = byKind[kind] as OperationHooks | undefined;
+      if (hooks) out.push({ kind, hooks });
     }
   }
   return out;
 }
 
+/**
+ * Runs the before hooks, the operation and the after hooks. A hook registered for one kind only ever sees
+ * that kind: if an earlier hook turned the operation into another kind, it is skipped.
+ */
 export async function runOperation(
   table: HookTable | undefined,
   operation: Operation,
@@ -48,8 +66,10 @@ export async function runOperation(
   execute: (operation: Operation) => Promise<OperationResult>,
 ): Promise<{ operation: Operation; result: OperationResult }> {
   let op = operation;
-  for (const h of hooksFor(table, operation)) if (h.before) op = (await h.before(op, context)) ?? op;
+  for (const { kind, hooks } of applicable(table, operation)) {
+    if (hooks.before && (kind === '*' || kind === op.kind)) op = (await hooks.before(op, context)) ?? op;
+  }
   let result = await execute(op);
-  for (const h of hooksFor(table, op)) if (h.after) result = (await h.after(result, op, context)) ?? result;
+  for (const { hooks } of applicable(table, op)) if (hooks.after) result = (await hooks.after(result, op, context)) ?? result;
   return { operation: op, result };
 }

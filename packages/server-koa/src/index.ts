@@ -2,5 +2,5 @@ export { createApi } from './create-api.js';
 export type { ApiOptions, ResponseHook } from './api-options.js';
 export { Executor } from './executor/executor.js';
 export { parseLinkHeader, wrapJsonp } from './jsonp.js';
-export type { HookContext, HookTable, OperationHooks } from './hooks.js';
+export type { CollectionHooks, HookContext, HookTable, OperationHooks } from './hooks.js';
 export { ApiError } from '@colapi/query-ast';

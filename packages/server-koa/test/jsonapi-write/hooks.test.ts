@@ -11,9 +11,9 @@ const calls: string[] = [];
 const hooks: HookTable = {
   person: {
     // Changes the body: whatever the client sends, the name is forced.
-    create: { before: (op) => (op.kind === 'create' ? { ...op, write: { ...op.write, values: { ...op.write.values, name: 'Forced' } } } : op) },
+    create: { before: (op) => ({ ...op, write: { ...op.write, values: { ...op.write.values, name: 'Forced' } } }) },
     // Changes the query: lists show adults only, on top of the client's own filter.
-    list: { before: (op) => (op.kind === 'list' ? { ...op, query: { ...op.query, filter: op.query.filter ? { kind: 'and', filters: [op.query.filter, adults] } : adults } } : op) },
+    list: { before: (op) => ({ ...op, query: { ...op.query, filter: op.query.filter ? { kind: 'and', filters: [op.query.filter, adults] } : adults } }) },
     // Rejects with a chosen status, error and header.
     delete: {
       before: () => {
