@@ -1,0 +1,100 @@
+import { dialectForUrl } from '@colapi/sql-compiler';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { FORMATS } from './formats.js';
+
+export interface DemoConfig {
+  readonly databaseUrl: string;
+  readonly port: number;
+  readonly host: string;
+  readonly format: string;
+  readonly logLevel: string;
+  readonly help: boolean;
+}
+
+/** A mistake in the command line or the environment: told in one line, with exit code 2. */
+export class UsageError extends Error {}
+
+const DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'data');
+export const DEFAULT_DATABASE_URL = `sqlite:${join(DATA_DIR, 'bookshop.sqlite')}`;
+
+export const HELP = `Usage: pnpm demo [options]
+
+Serves a sample bookshop (authors, books, reviews, tags, publishers) as a REST API, with a browsable
+page at / and the OpenAPI document at /api/openapi.json. Empty tables are created and seeded on start.
+
+Options (each also read from the environment variable in capitals):
+  --database-url URL  DATABASE_URL  postgres://user@host:5432/db, mysql://user@host:3306/db or sqlite:<file>
+                                    (default: sqlite:apps/demo/data/bookshop.sqlite, created on first start)
+  --port N            PORT          port to listen on (default 8080; 0 picks a free one)
+  --host ADDR         HOST          address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
+  --format NAME       API_FORMAT    wire format: ${Object.keys(FORMATS).join(' or ')} (default jsonapi)
+  --log-level LEVEL   LOG_LEVEL     request log level: info (default), debug, warn, error or silent
+  -h, --help                        show this help
+
+Logs are JSON lines (pino) on standard output. SIGTERM or Ctrl+C stops it gracefully.`;
+
+/** Reads the configuration from arguments first, then the environment, then the defaults. */
+export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): DemoConfig {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        'database-url': { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        format: { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (see --help)`);
+  }
+  const pick = (flag: string, name: string) => (values[flag] as string | undefined) ?? (env[name] || undefined);
+  const databaseUrl = pick('database-url', 'DATABASE_URL') ?? DEFAULT_DATABASE_URL;
+  const portText = pick('port', 'PORT') ?? '8080';
+  const format = pick('format', 'API_FORMAT') ?? 'jsonapi';
+  const config: DemoConfig = {
+    databaseUrl,
+    port: Number(portText),
+    host: pick('host', 'HOST') ?? '127.0.0.1',
+    format,
+    logLevel: pick('log-level', 'LOG_LEVEL') ?? 'info',
+    help: values.help === true,
+  };
+  if (config.help) return config;
+  if (!/^\d{1,5}$/.test(portText) || config.port > 65535) throw new UsageError(`PORT must be a number from 0 to 65535; got "${portText}"`);
+  if (!FORMATS[format]) throw new UsageError(`API_FORMAT must be one of ${Object.keys(FORMATS).join(', ')}; got "${format}"`);
+  if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'].includes(config.logLevel)) {
+    throw new UsageError(`LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "${config.logLevel}"`);
+  }
+  try {
+    dialectForUrl(databaseUrl);
+  } catch {
+    throw new UsageError(`DATABASE_URL must start with postgres://, mysql:// or sqlite:; got "${redact(databaseUrl)}"`);
+  }
+  return config;
+}
+
+/** The default SQLite file lives in a folder that a fresh clone does not have yet. */
+export function prepareSqliteFolder(url: string): void {
+  if (url === DEFAULT_DATABASE_URL) mkdirSync(DATA_DIR, { recursive: true });
+}
+
+/** A database URL fit for a log line or an error message: the password is masked. */
+export function redact(url: string): string {
+  if (/^(sqlite|file):/i.test(url)) return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ':***@');
+  }
+}

@@ -1,0 +1,118 @@
+import type { Registry } from '@colapi/schema';
+import { createApi } from '@colapi/server-koa';
+import { connect, type Database } from '@colapi/sql-compiler';
+import Koa from 'koa';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino, type Logger } from 'pino';
+import { prepareSqliteFolder, redact } from './config.js';
+import { formatByName } from './formats.js';
+import { openApiRoute } from './openapi-route.js';
+import { demoRegistry } from './registry.js';
+import { requestLog } from './request-log.js';
+import { seedIfEmpty } from './seed.js';
+import { browsableApi } from './static-files.js';
+import { createTables } from './tables.js';
+
+export interface DemoOptions {
+  readonly databaseUrl: string;
+  readonly format?: string;
+  /** Default 0: any free port. */
+  readonly port?: number;
+  readonly host?: string;
+  /** Default: a silent logger. */
+  readonly logger?: Logger;
+  /** Middleware run before everything else (tests use it to hold a request in flight). */
+  readonly before?: readonly Koa.Middleware[];
+  /** Milliseconds to wait for the database at start; default 10 s. */
+  readonly connectTimeout?: number;
+}
+
+export interface Demo {
+  readonly app: Koa;
+  readonly server: Server;
+  readonly database: Database;
+  readonly registry: Registry;
+  /** e.g. http://127.0.0.1:8080 */
+  readonly origin: string;
+  /** Seeded rows at this start (0 when the tables held data already). */
+  readonly seeded: number;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the pool. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** The database could not be reached or opened at start; its message is one line fit for a user. */
+export class DatabaseUnavailable extends Error {}
+
+async function openDatabase(url: string, timeout: number): Promise<Database> {
+  prepareSqliteFolder(url);
+  const database = connect(url, { acquireConnectionTimeout: timeout });
+  try {
+    await database.knex.raw('select 1');
+    return database;
+  } catch (error) {
+    await database.knex.destroy().catch(() => undefined);
+    const reason = (error as Error).message?.split('\n')[0] || String(error);
+    throw new DatabaseUnavailable(`cannot reach the database at ${redact(url)}: ${reason}`);
+  }
+}
+
+/** Opens the database, creates and seeds the bookshop if needed, and serves it. */
+export async function startDemo(options: DemoOptions): Promise<Demo> {
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const format = formatByName(options.format ?? 'jsonapi');
+  const database = await openDatabase(options.databaseUrl, options.connectTimeout ?? 10_000);
+  let server: Server | undefined;
+  try {
+    await createTables(database.knex, database.dialect);
+    const registry = await demoRegistry();
+    const seeded = await seedIfEmpty(database.knex, database.dialect, registry);
+    if (seeded) logger.info({ rows: seeded }, 'seeded the sample bookshop');
+
+    const app = new Koa();
+    for (const m of options.before ?? []) app.use(m);
+    app.use(requestLog(logger));
+    app.use(browsableApi());
+    app.use(openApiRoute('/api/openapi.json', registry, { format, title: 'colapi demo: a bookshop' }));
+    app.use(
+      createApi({
+        registry,
+        database,
+        format,
+        serverTiming: true,
+        onUnexpectedError: (err) => logger.error({ err }, 'unexpected error'),
+      }),
+    );
+    server = app.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+    await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);
+    const { port } = server.address() as AddressInfo;
+    const host = !options.host || options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+    const listening = server;
+    let stopping: Promise<void> | undefined;
+    return {
+      app,
+      server: listening,
+      database,
+      registry,
+      origin: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+      seeded,
+      close(graceMs = 10_000) {
+        stopping ??= (async () => {
+          const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
+          // Idle keep-alive connections would hold close() open; busy ones finish their request first.
+          listening.closeIdleConnections();
+          const timer = setTimeout(() => listening.closeAllConnections(), graceMs);
+          await closed;
+          clearTimeout(timer);
+          await database.knex.destroy();
+        })();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    server?.close();
+    await database.knex.destroy().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,13 @@
+import { jsonApiFormat } from '@colapi/format-jsonapi';
+import type { WireFormat } from '@colapi/query-ast';
+
+/** The wire formats the demo serves, by their API_FORMAT name; a format is one line here. */
+export const FORMATS: Readonly<Record<string, () => WireFormat>> = Object.freeze({
+  jsonapi: jsonApiFormat,
+});
+
+export function formatByName(name: string): WireFormat {
+  const make = FORMATS[name];
+  if (!make) throw new Error(`API_FORMAT must be one of ${Object.keys(FORMATS).join(', ')}; got "${name}"`);
+  return make();
+}
