@@ -4,3 +4,4 @@ export { Executor } from './executor/executor.js';
 export { parseLinkHeader, wrapJsonp } from './jsonp.js';
 export type { CollectionHooks, HookContext, HookTable, OperationHooks } from './hooks.js';
 export { ApiError } from '@colapi/query-ast';
+export { databaseError } from './database-errors.js';

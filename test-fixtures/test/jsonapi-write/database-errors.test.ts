@@ -1,7 +1,7 @@
 import type { DatabaseErrorKind } from '@colapi/sql-compiler';
 import { describeEachDatabase } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
-import { databaseError } from '../../src/database-errors.js';
+import { databaseError } from '@colapi/server-koa';
 import { census, count, expectError, expectStatus, ref, resource, rows } from './helpers.js';
 
 /** Errors the database raises are answered with a status of their own: never a 500, never its text. */
