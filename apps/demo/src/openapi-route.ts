@@ -15,11 +15,13 @@ export function openApiRoute(path: string, registry: Registry, options: Omit<Ope
       ctx.set('Allow', 'GET, HEAD');
       return;
     }
-    let text = documents.get(ctx.origin);
+    // As createApi builds its links: from the protocol and Host of the request (Koa 3's ctx.origin is not that).
+    const origin = `${ctx.protocol}://${ctx.host}`;
+    let text = documents.get(origin);
     if (text === undefined) {
-      text = JSON.stringify(openApiDocument(registry, { ...options, serverUrl: ctx.origin }), null, 2);
+      text = JSON.stringify(openApiDocument(registry, { ...options, serverUrl: origin }), null, 2);
       // A Host header is the client's to choose: remember only a few origins.
-      if (documents.size < 16) documents.set(ctx.origin, text);
+      if (documents.size < 16) documents.set(origin, text);
     }
     ctx.type = 'application/json';
     ctx.body = text;

@@ -48,8 +48,16 @@ export function capturingLogger(): { logger: Logger; lines: Record<string, unkno
 
 export const JSONAPI = 'application/vnd.api+json';
 
+export interface CallResult {
+  readonly status: number;
+  readonly headers: Response['headers'];
+  readonly text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly json: any;
+}
+
 /** GET (or another method) against a demo, JSON in and out. */
-export async function call(origin: string, path: string, init: RequestInit & { json?: unknown } = {}) {
+export async function call(origin: string, path: string, init: RequestInit & { json?: unknown } = {}): Promise<CallResult> {
   const headers = new Headers(init.headers);
   if (!headers.has('accept')) headers.set('accept', JSONAPI);
   let body = init.body;

@@ -5,8 +5,9 @@ import { columnSchema, componentName, inputSchema, type JsonSchema } from './jso
 /** Component schemas of Format A: resource objects, documents and request bodies of each collection. */
 
 const name = (...parts: string[]) => componentName('jsonapi', ...parts);
-const url: JsonSchema = { type: 'string', format: 'uri' };
-const nullableUrl: JsonSchema = { type: ['string', 'null'], format: 'uri' };
+// No `uri` format: JSON:API links keep the brackets of page[number] unencoded, which RFC 3986 does not allow.
+const url: JsonSchema = { type: 'string', description: 'An absolute URL.' };
+const nullableUrl: JsonSchema = { type: ['string', 'null'], description: 'An absolute URL, or null when there is no such page.' };
 
 /** The attributes of a collection: columns but the key and belong-to foreign keys, then virtual attributes. */
 export function attributeColumns(collection: CollectionSchema) {

@@ -1,0 +1,129 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startDemo } from '../src/demo-app.js';
+
+const APP = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+interface Run {
+  readonly child: ChildProcess;
+  stdout: string;
+  stderr: string;
+  readonly exited: Promise<number | null>;
+}
+
+/** Runs `pnpm demo` the way the root script does: the source, through tsx. */
+function run(args: string[], env: Record<string, string> = {}): Run {
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: APP,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const result: Run = {
+    child,
+    stdout: '',
+    stderr: '',
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+  };
+  child.stdout!.on('data', (d) => (result.stdout += String(d)));
+  child.stderr!.on('data', (d) => (result.stderr += String(d)));
+  return result;
+}
+
+async function waitFor(r: Run, pattern: RegExp, ms = 30_000): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const m = pattern.exec(r.stdout);
+    if (m) return m;
+    if (Date.now() > deadline || r.child.exitCode !== null) throw new Error(`no ${pattern} in output:\n${r.stdout}\n${r.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('pnpm demo (the command)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'colapi-demo-cli-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('--help lists the variables and exits 0', async () => {
+    const r = run(['--help']);
+    expect(await r.exited).to.equal(0);
+    for (const name of ['DATABASE_URL', 'PORT', 'API_FORMAT', 'postgres://', 'mysql://', 'sqlite:']) expect(r.stdout).to.contain(name);
+  });
+
+  it('tells in one line, exit code 1 and no stack, that the database cannot be reached', async () => {
+    const r = run([], { DATABASE_URL: 'postgres://someone:secret@127.0.0.1:1/nowhere', PORT: '0' });
+    expect(await r.exited).to.equal(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(/^demo: cannot reach the database at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED/);
+    expect(r.stderr).not.to.contain('secret');
+  });
+
+  it('refuses a bad PORT or API_FORMAT with exit code 2', async () => {
+    const port = run([], { PORT: 'eighty' });
+    expect(await port.exited).to.equal(2);
+    expect(port.stderr.trim()).to.equal('demo: PORT must be a number from 0 to 65535; got "eighty"');
+    const format = run(['--format', 'xml']);
+    expect(await format.exited).to.equal(2);
+    expect(format.stderr).to.match(/^demo: API_FORMAT must be one of jsonapi.*; got "xml"\n$/);
+  });
+
+  it('prints the URL to open, serves it, and stops on SIGTERM with exit code 0', async () => {
+    const r = run([], { DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}`, PORT: '0' });
+    const [, origin] = await waitFor(r, /Browse\s+(http:\/\/127\.0\.0\.1:\d+)\//);
+    const page = await fetch(`${origin}/`);
+    expect(page.status).to.equal(200);
+    r.child.kill('SIGTERM');
+    expect(await r.exited).to.equal(0);
+    expect(r.stdout).to.contain('"msg":"stopped"');
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('lets a request in flight finish, refuses new connections, then closes the pool', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'colapi-demo-stop-'));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const inFlight = new Promise<void>((resolve) => (arrived = resolve));
+    const demo = await startDemo({
+      databaseUrl: `sqlite:${join(dir, 'stop.sqlite')}`,
+      // Holds one request between its arrival and the API, as a slow query would.
+      before: [async (ctx, next) => {
+        if (ctx.get('x-hold') === 'yes') {
+          arrived();
+          await held;
+        }
+        await next();
+      }],
+    });
+    try {
+      const slow = fetch(`${demo.origin}/api/books?page[size]=1`, { headers: { accept: 'application/vnd.api+json', 'x-hold': 'yes' } });
+      await inFlight;
+      const closing = demo.close();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // New connections are refused while the old request is still running.
+      const refused = await fetch(`${demo.origin}/`).then(() => false, () => true);
+      expect(refused).to.equal(true);
+      release();
+      const response = await slow;
+      expect(response.status).to.equal(200);
+      expect((await response.json()).meta.total).to.equal(160);
+      await closing;
+      // The pool is gone: knex refuses queries after destroy.
+      const afterClose = await demo.database.knex.raw('select 1').then(() => 'ran', (e: Error) => e.message);
+      expect(afterClose).not.to.equal('ran');
+    } finally {
+      release();
+      await demo.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
