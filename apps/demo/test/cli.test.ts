@@ -115,7 +115,7 @@ describe('graceful shutdown', () => {
       release();
       const response = await slow;
       expect(response.status).to.equal(200);
-      expect((await response.json()).meta.total).to.equal(160);
+      expect(((await response.json()) as { meta: { total: number } }).meta.total).to.equal(160);
       await closing;
       // The pool is gone: knex refuses queries after destroy.
       const afterClose = await demo.database.knex.raw('select 1').then(() => 'ran', (e: Error) => e.message);
