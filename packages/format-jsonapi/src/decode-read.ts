@@ -1,12 +1,5 @@
 import type { CollectionSchema } from '@colapi/schema';
-import { ApiError, parseJsonApiQuery, type DecodeContext, type HttpRequest, type Operation } from '@colapi/query-ast';
-
-/** The relationship a path names, or 404. */
-export function pathRelationship(collection: CollectionSchema, relation: string) {
-  const rel = collection.relationships.get(relation);
-  if (!rel) throw ApiError.notFound(`${collection.name} has no relationship "${relation}"`);
-  return rel;
-}
+import { parseJsonApiQuery, pathRelationship, type DecodeContext, type HttpRequest, type Operation } from '@colapi/query-ast';
 
 /** Decodes a GET of Format A into a read operation. */
 export function decodeRead(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext): Operation {

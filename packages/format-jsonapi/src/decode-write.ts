@@ -2,6 +2,7 @@ import { foreignKeyColumns, type CollectionSchema, type RelationshipSchema } fro
 import {
   ApiError,
   decodeWriteValues,
+  pathRelationship,
   parseJsonApiQuery,
   type DecodeContext,
   type HttpRequest,
@@ -11,7 +12,6 @@ import {
   type ResourceWrite,
 } from '@colapi/query-ast';
 import { attributeNames } from './resource-object.js';
-import { pathRelationship } from './decode-read.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const bad = (detail: string, pointer: string) => ApiError.badRequest(detail, { pointer });

@@ -6,6 +6,7 @@ import {
   parseJsonParameter,
   parseLegacyQuery,
   parseLegacySearch,
+  pathRelationship,
   type DecodeContext,
   type HttpRequest,
   type LegacyReadQuery,
@@ -32,12 +33,6 @@ export function objectQuery(collection: CollectionSchema, registry: Registry): R
   return { ...emptyReadQuery(), ...nestedView(collection, registry) };
 }
 
-/** The relationship a path names, or 404. */
-export function pathRelationship(collection: CollectionSchema, relation: string) {
-  const rel = collection.relationships.get(relation);
-  if (!rel) throw ApiError.notFound(`${collection.name} has no relationship "${relation}"`);
-  return rel;
-}
 
 function listQuery(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext, operators: OperatorSet | undefined): LegacyReadQuery {
   const query = parseLegacyQuery(request.url.searchParams, collection, ctx, operators ? { operators } : {});

@@ -2,6 +2,7 @@ import type { CollectionSchema, RelationshipSchema } from '@colapi/schema';
 import {
   ApiError,
   decodeWriteValues,
+  pathRelationship,
   parseJsonParameter,
   parseLegacySearch,
   type DecodeContext,
@@ -10,7 +11,7 @@ import {
   type OperatorSet,
   type RelationshipWrite,
 } from '@colapi/query-ast';
-import { objectQuery, pathRelationship } from './decode-read.js';
+import { objectQuery } from './decode-read.js';
 import { bad, bodyId, isObject, resourceWrite, writeHint } from './resource-write.js';
 
 /** The body of a POST, PATCH or PUT: always a JSON object of field values. */

@@ -1,4 +1,4 @@
-import type { CollectionSchema, Registry } from '@colapi/schema';
+import type { CollectionSchema, Registry, RelationshipSchema } from '@colapi/schema';
 import { ApiError, type ErrorSource } from './api-error.js';
 import type { FieldRef } from './filter.js';
 
@@ -50,4 +50,11 @@ export function resolveIncludePath(text: string, collection: CollectionSchema, r
     current = registry.target(relationship);
   }
   return parts;
+}
+
+/** The relationship a path segment names, or 404: a path that names nothing is not found. */
+export function pathRelationship(collection: CollectionSchema, relation: string): RelationshipSchema {
+  const rel = collection.relationships.get(relation);
+  if (!rel) throw ApiError.notFound(`${collection.name} has no relationship "${relation}"`);
+  return rel;
 }

@@ -19,7 +19,7 @@ export { DEFAULT_LIMITS, type QueryLimits } from './limits.js';
 export { coercePattern, coerceValue, type ValueContext } from './values.js';
 export { formatDateTime, formatTime, parseDate, parseDateTime, parseTime } from './temporal.js';
 export { parseFilterList, parseFilterObject, parseJsonParameter, type FilterContext } from './parse-filter.js';
-export { resolveFieldPath, resolveIncludePath } from './field-path.js';
+export { pathRelationship, resolveFieldPath, resolveIncludePath } from './field-path.js';
 export { parseJsonApiQuery, type QueryShape } from './parse-jsonapi-query.js';
 export type { Linkage, OperationResult, ResourceNode } from './result.js';
 export { routeKind, type DecodeContext, type HttpRequest, type HttpResponse, type Route, type RouteKind, type WireFormat } from './wire-format.js';
