@@ -132,6 +132,9 @@ function renderJson(target, value) {
 async function navigate(url, push = true) {
   $('request-url').value = url;
   $('curl').textContent = curlCommand(url);
+  // The URL must stay percent-encoded to work; the decoded parameters are there to be read.
+  const query = [...new URL(url).searchParams];
+  $('params').replaceChildren(...query.flatMap(([k, v]) => [el('dt', { textContent: k }), el('dd', { textContent: v })]));
   if (push) history.pushState({ url }, '', `?url=${encodeURIComponent(url)}`);
   const body = $('body');
   body.textContent = 'Loading…';

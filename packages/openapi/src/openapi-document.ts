@@ -61,6 +61,9 @@ export function openApiDocument(registry: Registry, options: OpenApiOptions): Op
   }
 
   const collections = [...registry.collections.values()];
+  // A method the format routes nowhere (PUT in Format A) is not one the collection really offers.
+  const kinds: RouteKind[] = ['collection', 'resource', 'related', 'related-item', 'relationship', 'evaluate'];
+  const formatMethods = new Set(kinds.flatMap((k) => methodsFor(k)));
   return {
     openapi: '3.1.0',
     info: {
@@ -82,7 +85,7 @@ export function openApiDocument(registry: Registry, options: OpenApiOptions): Op
       collections: collections.map((c) => ({
         name: c.name,
         key: c.model.key,
-        methods: METHOD_ORDER.filter((m) => c.methods.has(m)),
+        methods: METHOD_ORDER.filter((m) => c.methods.has(m) && formatMethods.has(m)),
         functions: c.allowFunctions,
         fields: [...c.columns.values()].map((col) => ({ name: col.name, type: col.type, nullable: col.nullable })),
         virtual: [...c.virtualAttributes.keys()],

@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startOn, type RunningDemo } from './helpers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const OUTPUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-output');
+// Without the background-networking flags Chromium keeps dialling out, which this network refuses.
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** The browsable API at /, driven in headless Chromium like a person would use it. */
+describe('demo browsable API (headless Chromium)', function () {
+  this.timeout(90_000);
+  let running: RunningDemo;
+  let browser: Browser;
+  let page: Page;
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      // CI installs Chromium in .ci/run, so there a missing browser is a broken machine, not a choice.
+      if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing; .ci/run installs it with apt-get install -y chromium`);
+      console.warn(`  ! ${CHROMIUM} is missing: skipping the browser test (apt-get install -y chromium to run it)`);
+      this.skip();
+    }
+    running = await startOn('sqlite');
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  });
+  after(async () => {
+    await browser?.close();
+    await running?.stop();
+  });
+
+  it('lists the collections and shows the first one', async () => {
+    await page.goto(`${running.demo.origin}/`);
+    await page.locator('#collections button').first().waitFor();
+    const names = await page.locator('#collections button strong').allTextContents();
+    expect(names).to.deep.equal(['books', 'authors', 'reviews', 'tags', 'publishers']);
+    await page.locator('#status', { hasText: '200' }).waitFor();
+    expect(await page.locator('#format').textContent()).to.contain('JSON:API');
+  });
+
+  it('builds a filter, sort and page, shows the request URL and the pretty-printed response', async () => {
+    await page.locator('#collections button', { hasText: 'books' }).click();
+    await page.locator('#add-filter').click();
+    const row = page.locator('.filter-row').first();
+    await row.locator('.filter-field').selectOption('pages');
+    await row.locator('.filter-op').selectOption('>=');
+    await row.locator('.filter-value').fill('400');
+    await page.locator('#sort-field').selectOption('price');
+    await page.locator('#sort-direction').selectOption('desc');
+    await page.locator('#page-size').fill('3');
+    await page.locator('#includes input[value="author"]').check();
+    await page.locator('#send').click();
+    await page.locator('#body .key', { hasText: '"included"' }).first().waitFor();
+
+    const url = new URL(await page.locator('#request-url').inputValue());
+    expect(url.pathname).to.equal('/api/books');
+    expect(JSON.parse(url.searchParams.get('filter[objects]')!)).to.deep.equal([{ name: 'pages', op: '>=', val: 400 }]);
+    expect(url.searchParams.get('sort')).to.equal('-price');
+    expect(url.searchParams.get('page[size]')).to.equal('3');
+    expect(url.searchParams.get('include')).to.equal('author');
+    expect(await page.locator('#curl').textContent()).to.match(/^curl -g 'http:\/\/127\.0\.0\.1:\d+\/api\/books\?/);
+
+    const body = JSON.parse((await page.locator('#body').textContent())!);
+    expect(body.data).to.have.length(3);
+    const prices = body.data.map((b: { attributes: { price: number } }) => b.attributes.price);
+    expect(prices).to.deep.equal([...prices].sort((a: number, b: number) => b - a));
+    for (const b of body.data) expect(b.attributes.pages).to.be.at.least(400);
+    expect(await page.locator('#status').textContent()).to.match(/^200 OK/);
+    expect(await page.locator('#headers').textContent()).to.contain('server-timing');
+
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'browsable-api.png'), fullPage: false });
+  });
+
+  it('follows a link in the response, and back goes back', async () => {
+    const before = await page.locator('#request-url').inputValue();
+    const link = page.locator('#body a.link', { hasText: /\/api\/books\/\d+\/author$/ }).first();
+    const target = (await link.textContent())!;
+    await link.click();
+    await page.waitForFunction((t) => (document.getElementById('request-url') as HTMLInputElement).value === t, target);
+    await page.locator('#body .string', { hasText: '"authors"' }).first().waitFor();
+    const author = JSON.parse((await page.locator('#body').textContent())!);
+    expect(author.data.type).to.equal('authors');
+    expect(author.data.attributes.full_name).to.be.a('string');
+    expect(new URL(page.url()).searchParams.get('url')).to.equal(target);
+
+    await page.goBack();
+    await page.waitForFunction((t) => (document.getElementById('request-url') as HTMLInputElement).value === t, before);
+    await page.locator('#body .key', { hasText: '"included"' }).first().waitFor();
+  });
+
+  it('shows an error response with its status', async () => {
+    await page.locator('#request-url').fill(`${running.demo.origin}/api/books/999999`);
+    await page.locator('#url-form button').click();
+    await page.locator('#status', { hasText: '404' }).waitFor();
+    expect(await page.locator('#status').getAttribute('class')).to.contain('error');
+    expect(await page.locator('#body').textContent()).to.contain('"errors"');
+  });
+});
