@@ -10,6 +10,9 @@ const OUTPUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-output'
 // Without the background-networking flags Chromium keeps dialling out, which this network refuses.
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
+/** A page expression (run in the browser, so written as text) true once the URL bar shows `url`. */
+const urlShown = (url: string) => `document.getElementById('request-url').value === ${JSON.stringify(url)}`;
+
 /** The browsable API at /, driven in headless Chromium like a person would use it. */
 describe('demo browsable API (headless Chromium)', function () {
   this.timeout(90_000);
@@ -81,7 +84,7 @@ describe('demo browsable API (headless Chromium)', function () {
     const link = page.locator('#body a.link', { hasText: /\/api\/books\/\d+\/author$/ }).first();
     const target = (await link.textContent())!;
     await link.click();
-    await page.waitForFunction((t) => (document.getElementById('request-url') as HTMLInputElement).value === t, target);
+    await page.waitForFunction(urlShown(target));
     await page.locator('#body .string', { hasText: '"authors"' }).first().waitFor();
     const author = JSON.parse((await page.locator('#body').textContent())!);
     expect(author.data.type).to.equal('authors');
@@ -89,7 +92,7 @@ describe('demo browsable API (headless Chromium)', function () {
     expect(new URL(page.url()).searchParams.get('url')).to.equal(target);
 
     await page.goBack();
-    await page.waitForFunction((t) => (document.getElementById('request-url') as HTMLInputElement).value === t, before);
+    await page.waitForFunction(urlShown(before));
     await page.locator('#body .key', { hasText: '"included"' }).first().waitFor();
   });
 
