@@ -128,6 +128,15 @@ function renderJson(target, value) {
   target.append(text.slice(last));
 }
 
+/** A response header for the list; the pages of a Link header (Format B's paging) become links. */
+function headerValue(name, value) {
+  if (name !== 'link') return el('dd', { textContent: value });
+  const pages = [...value.matchAll(/<([^>]*)>\s*;\s*rel="([^"]*)"/g)];
+  return el('dd', {}, ...pages.flatMap(([, url, rel]) => [
+    el('a', { href: `?url=${encodeURIComponent(url)}`, className: 'link', textContent: rel, onclick: (e) => { e.preventDefault(); navigate(url); } }), ' ',
+  ]));
+}
+
 /** Fetches a URL of this server and shows the request and its response; `push` records it in history. */
 async function navigate(url, push = true) {
   $('request-url').value = url;
@@ -145,8 +154,8 @@ async function navigate(url, push = true) {
     const ms = Math.round(performance.now() - started);
     $('status').textContent = `${response.status} ${response.statusText} · ${ms} ms`;
     $('status').className = `status ${response.ok ? 'ok' : 'error'}`;
-    const shown = ['content-type', 'server-timing', 'x-request-id', 'location'].filter((h) => response.headers.has(h));
-    $('headers').replaceChildren(...shown.flatMap((h) => [el('dt', { textContent: h }), el('dd', { textContent: response.headers.get(h) })]));
+    const shown = ['content-type', 'server-timing', 'x-request-id', 'location', 'link'].filter((h) => response.headers.has(h));
+    $('headers').replaceChildren(...shown.flatMap((h) => [el('dt', { textContent: h }), headerValue(h, response.headers.get(h))]));
     body.replaceChildren();
     try {
       renderJson(body, JSON.parse(text));

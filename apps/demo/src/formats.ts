@@ -1,9 +1,11 @@
 import { jsonApiFormat } from '@colapi/format-jsonapi';
+import { legacyFormat } from '@colapi/format-legacy';
 import type { WireFormat } from '@colapi/query-ast';
 
 /** The wire formats the demo serves, by their API_FORMAT name; a format is one line here. */
 export const FORMATS: Readonly<Record<string, () => WireFormat>> = Object.freeze({
   jsonapi: jsonApiFormat,
+  legacy: () => legacyFormat(),
 });
 
 export function formatByName(name: string): WireFormat {

@@ -96,7 +96,45 @@ describe('demo browsable API (headless Chromium)', function () {
     await page.locator('#body .key', { hasText: '"included"' }).first().waitFor();
   });
 
+  it('speaks Format B when the server does: q, page and results_per_page', async () => {
+    const legacy = await startOn('sqlite', { format: 'legacy' });
+    try {
+      await page.goto(`${legacy.demo.origin}/`);
+      await page.locator('#status', { hasText: '200' }).waitFor();
+      expect(await page.locator('#format').textContent()).to.contain('legacy');
+      await page.locator('#collections button', { hasText: 'authors' }).click();
+      await page.locator('#add-filter').click();
+      const row = page.locator('.filter-row').first();
+      await row.locator('.filter-field').selectOption('country');
+      await row.locator('.filter-op').selectOption('in');
+      await row.locator('.filter-value').fill('Japan,Norway');
+      await page.locator('#sort-field').selectOption('last_name');
+      await page.locator('#send').click();
+      await page.waitForFunction(`document.getElementById('request-url').value.includes('q=')`);
+      await page.locator('#body .key', { hasText: '"num_results"' }).waitFor();
+      const url = new URL(await page.locator('#request-url').inputValue());
+      expect(JSON.parse(url.searchParams.get('q')!)).to.deep.equal({
+        filters: [{ name: 'country', op: 'in', val: ['Japan', 'Norway'] }],
+        order_by: [{ field: 'last_name', direction: 'asc' }],
+      });
+      expect(url.searchParams.get('results_per_page')).to.equal('10');
+      const body = JSON.parse((await page.locator('#body').textContent())!);
+      expect(body.objects.length).to.be.greaterThan(0);
+      for (const a of body.objects) expect(['Japan', 'Norway']).to.include(a.country);
+      await page.screenshot({ path: join(OUTPUT, 'browsable-api-legacy.png') });
+      // Format B pages through its Link header: its links navigate too.
+      await page.locator('#collections button', { hasText: 'books' }).click();
+      await page.locator('#headers a.link', { hasText: 'next' }).click();
+      await page.waitForFunction(`document.getElementById('body').textContent.includes('"page": 2')`);
+      expect(await page.locator('#request-url').inputValue()).to.contain('page=2&results_per_page=10');
+    } finally {
+      await legacy.stop();
+    }
+  });
+
   it('shows an error response with its status', async () => {
+    await page.goto(`${running.demo.origin}/`);
+    await page.locator('#status', { hasText: '200' }).waitFor();
     await page.locator('#request-url').fill(`${running.demo.origin}/api/books/999999`);
     await page.locator('#url-form button').click();
     await page.locator('#status', { hasText: '404' }).waitFor();

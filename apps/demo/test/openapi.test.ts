@@ -11,17 +11,21 @@ type Doc = {
   'x-colapi': { format: string; collections: { name: string }[] };
 };
 
+const MEDIA: Record<string, string> = { jsonapi: 'application/vnd.api+json', legacy: 'application/json' };
+
 /** The document served by the demo, checked against the OpenAPI 3.1 schema and against the live server. */
-describe('demo /api/openapi.json', function () {
+for (const format of ['jsonapi', 'legacy']) describe(`demo /api/openapi.json (${format})`, function () {
+  const media = MEDIA[format]!;
+  const get = (path: string) => call(origin, path, { headers: { accept: media } });
   this.timeout(60_000);
   let running: RunningDemo;
-  let origin: string;
+  let origin = '';
   let doc: Doc;
   let ajv: InstanceType<typeof Ajv2020.default>;
   before(async () => {
-    running = await startOn('sqlite');
+    running = await startOn('sqlite', { format });
     origin = running.demo.origin;
-    const res = await call(origin, '/api/openapi.json', { headers: { accept: 'application/json' } });
+    const res = await get('/api/openapi.json');
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.contain('application/json');
     doc = res.json;
@@ -48,15 +52,18 @@ describe('demo /api/openapi.json', function () {
 
   it('names the origin it was fetched from and describes every collection', () => {
     expect(doc.servers).to.deep.equal([{ url: origin }]);
+    expect(doc['x-colapi'].format).to.equal(format);
     expect(doc['x-colapi'].collections.map((c) => c.name)).to.deep.equal(['books', 'authors', 'reviews', 'tags', 'publishers']);
-    expect(Object.keys(doc.paths)).to.include.members(['/api/books', '/api/books/{id}/tags/{related_id}', '/api/eval/books', '/api/books/{id}/relationships/publisher']);
+    expect(Object.keys(doc.paths)).to.include.members(['/api/books', '/api/books/{id}/tags/{related_id}', '/api/eval/books']);
+    // Format B has no JSON:API relationship endpoints.
+    expect(Object.keys(doc.paths).includes('/api/books/{id}/relationships/publisher')).to.equal(format === 'jsonapi');
     expect(doc.paths).not.to.have.property('/api/eval/publishers');
   });
 
   it('offers on every path exactly the methods the server allows there', async () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       const url = path.replace('{id}', '1').replace('{related_id}', '1');
-      const res = await call(origin, url, { method: 'OPTIONS' });
+      const res = await call(origin, url, { method: 'OPTIONS', headers: { accept: media } });
       expect(res.status, path).to.equal(204);
       const allowed = res.headers.get('allow')!.split(', ').filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
       const documented = Object.keys(item).map((m) => m.toUpperCase());
@@ -75,13 +82,16 @@ describe('demo /api/openapi.json', function () {
       if (!item.get) continue;
       let url = path.replace('{id}', '1');
       if (url.includes('{related_id}')) {
-        const related = await call(origin, url.replace('/{related_id}', ''));
-        const first = related.json.data[0];
+        const related = await get(url.replace('/{related_id}', ''));
+        const first = format === 'legacy' ? related.json.objects[0] : related.json.data[0];
         if (!first) continue;
-        url = url.replace('{related_id}', first.id);
+        url = url.replace('{related_id}', String(first.id));
       }
-      if (url.startsWith('/api/eval/')) url += `?functions=${encodeURIComponent(JSON.stringify([{ name: 'count', field: 'id' }]))}`;
-      const res = await call(origin, url);
+      const functions = [{ name: 'count', field: 'id' }];
+      if (url.startsWith('/api/eval/')) {
+        url += format === 'legacy' ? `?q=${encodeURIComponent(JSON.stringify({ functions }))}` : `?functions=${encodeURIComponent(JSON.stringify(functions))}`;
+      }
+      const res = await get(url);
       expect(res.status, `${url}: ${res.text}`).to.equal(200);
       const media = Object.keys(item.get.responses['200']!.content!)[0]!;
       validate(item.get.responses['200']!.content![media]!.schema, res.json, url);
@@ -89,14 +99,17 @@ describe('demo /api/openapi.json', function () {
   });
 
   it('describes the error documents and the bodies clients send', async () => {
-    const missing = await call(origin, '/api/books/999999');
+    const missing = await get('/api/books/999999');
     expect(missing.status).to.equal(404);
-    validate(doc.paths['/api/books/{id}']!.get!.responses['4XX']!.content!['application/vnd.api+json']!.schema, missing.json, 'a 404');
-    const create = doc.paths['/api/books']!.post!.requestBody!.content['application/vnd.api+json']!.schema;
-    const body = { data: { type: 'books', attributes: { title: 'Schema-checked', published_on: 'CURRENT_DATE' }, relationships: { author: { data: { type: 'authors', id: '2' } } } } };
+    validate(doc.paths['/api/books/{id}']!.get!.responses['4XX']!.content![media]!.schema, missing.json, 'a 404');
+    const create = doc.paths['/api/books']!.post!.requestBody!.content[media]!.schema;
+    const body =
+      format === 'legacy'
+        ? { title: 'Schema-checked', published_on: 'CURRENT_DATE', author: { id: 2 }, tags: [{ id: 1 }, { name: 'schema-made' }] }
+        : { data: { type: 'books', attributes: { title: 'Schema-checked', published_on: 'CURRENT_DATE' }, relationships: { author: { data: { type: 'authors', id: '2' } } } } };
     validate(create, body, 'the create body');
-    const created = await call(origin, '/api/books', { method: 'POST', json: body });
-    expect(created.status).to.equal(201);
-    validate(doc.paths['/api/books']!.post!.responses['201']!.content!['application/vnd.api+json']!.schema, created.json, 'the created document');
+    const created = await call(origin, '/api/books', { method: 'POST', json: body, headers: { accept: media, 'content-type': media } });
+    expect(created.status, created.text).to.equal(201);
+    validate(doc.paths['/api/books']!.post!.responses['201']!.content![media]!.schema, created.json, 'the created document');
   });
 });

@@ -1,5 +1,5 @@
 import type { HttpMethod } from '@colapi/schema';
-import { AGGREGATE_FUNCTIONS, NETWORK_OPERATORS, OPERATORS, type OperatorSet, type RouteKind } from '@colapi/query-ast';
+import { AGGREGATE_FUNCTIONS, LEGACY_OPERATOR_SPELLINGS, type OperatorSet, type RouteKind } from '@colapi/query-ast';
 import type { BuildContext, FormatDescription, OpenApiObject } from './build-context.js';
 import { filterSchema, functionSchema } from './filter-schema.js';
 import * as s from './legacy-schemas.js';
@@ -8,20 +8,23 @@ import type { RouteEntry } from './routes.js';
 
 const MEDIA = 'application/json';
 
-/** The methods of each kind of path in Format B (the route listing of release 0.12.0). */
+/**
+ * The methods of each kind of path in Format B, as @colapi/format-legacy routes them. It has no JSON:API
+ * relationship endpoints, so that kind is left undescribed.
+ */
 const METHODS: Record<RouteKind, readonly HttpMethod[]> = {
   collection: ['GET', 'POST', 'PATCH', 'PUT'],
   resource: ['GET', 'PATCH', 'PUT', 'DELETE'],
   related: ['GET'],
-  'related-item': ['DELETE'],
+  'related-item': ['GET', 'DELETE'],
   relationship: [],
   evaluate: ['GET'],
 };
 
-/** Format B's operators: Format A's list without not_like and the network address operators. */
-const OPERATOR_SPELLINGS: OperatorSet = new Set(
-  [...OPERATORS].filter(([, info]) => info.canonical !== 'not_like' && !(NETWORK_OPERATORS as ReadonlySet<string>).has(info.canonical)).map(([spelling]) => spelling),
-);
+const LINK = { Link: { description: 'RFC 8288 links to the first, last, previous and next pages.', schema: { type: 'string' } } };
+
+/** Format B's operators, as its parser accepts them. */
+const OPERATOR_SPELLINGS: OperatorSet = LEGACY_OPERATOR_SPELLINGS;
 
 function pageParameters(ctx: BuildContext): OpenApiObject[] {
   return [
@@ -52,7 +55,7 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): Op
     jsonQuery('q', 'A search object: filters, disjunction, limit, offset, order_by, group_by, single.', s.search(ctx, collection, OPERATOR_SPELLINGS), {
       filters: [{ name: [...collection.columns.keys()][1] ?? collection.model.key, op: 'is_not_null' }],
     });
-  const bulk = () => op(`update-many.${method.toLowerCase()}`, `Update every ${c.name} matching q (all without it)`, [], ok(s.modified(ctx), '201', 'Updated.'), {
+  const bulk = () => op(`update-many.${method.toLowerCase()}`, `Update every ${c.name} matching q (all without it)`, [q()], ok(s.modified(ctx), '201', 'Updated.'), {
     requestBody: body(s.bulkUpdate(ctx, c, OPERATOR_SPELLINGS)),
   });
   const update = () => op(`update.${method.toLowerCase()}`, `Update one of ${c.name}`, [], ok(s.object(ctx, c)), { requestBody: body(s.input(ctx, c, 'update')) });
@@ -61,11 +64,14 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): Op
       return op('list', `Search ${c.name}`, [q(), ...pageParameters(ctx), callback], {
         '200': {
           description: 'The list object; with single true in q, the one matching object.',
+          headers: LINK,
           content: { [MEDIA]: { schema: { anyOf: [s.list(ctx, c), s.object(ctx, c)] } } },
         },
       });
     case 'collection POST':
-      return op('create', `Create one of ${c.name}`, [], ok(s.object(ctx, c), '201', 'Created.'), { requestBody: body(s.input(ctx, c, 'create')) });
+      return op('create', `Create one of ${c.name}`, [], {
+        '201': jsonResponse('Created.', MEDIA, s.object(ctx, c), { Location: { description: 'The URL of the new instance.', schema: { type: 'string' } } }),
+      }, { requestBody: body(s.input(ctx, c, 'create')) });
     case 'collection PATCH':
     case 'collection PUT':
       return bulk();
@@ -77,9 +83,12 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): Op
     case 'resource DELETE':
       return op('delete', `Delete one of ${c.name}`, [], { '204': noContent });
     case 'related GET':
-      return rel!.cardinality === 'one'
-        ? op(`${rel!.name}.get`, `Fetch the ${rel!.name} of one of ${c.name}`, [callback], ok({ anyOf: [s.object(ctx, target!), { type: 'null' }] }))
-        : op(`${rel!.name}.list`, `List the ${rel!.name} of one of ${c.name}`, [q(target!), ...pageParameters(ctx), callback], ok(s.list(ctx, target!)));
+      // Always a list object, for a to-one relationship too (of none or one instance).
+      return op(`${rel!.name}.list`, `List the ${rel!.name} of one of ${c.name}`, [q(target!), ...pageParameters(ctx), callback], {
+        '200': { ...jsonResponse('OK', MEDIA, s.list(ctx, target!)), headers: LINK },
+      });
+    case 'related-item GET':
+      return op(`${rel!.name}.item`, `Fetch one of the ${rel!.name} of one of ${c.name}`, [callback], ok(s.object(ctx, target!)));
     case 'related-item DELETE':
       return op(`${rel!.name}.remove`, `Remove one of the ${rel!.name} from the relationship (it is not deleted)`, [], { '204': noContent });
     case 'evaluate GET':

@@ -125,6 +125,6 @@ describe('openApiDocument (legacy) shapes', () => {
     const object = schema(doc, 'legacy.books.object');
     expect(object.allOf[1].properties.tags).to.deep.equal({ type: 'array', items: { $ref: '#/components/schemas/legacy.tags.fields' } });
     expect(Object.keys(doc.paths).some((p) => p.includes('/relationships/'))).to.equal(false);
-    expect(methodsOf(doc, '/api/books/{id}/tags/{related_id}')).to.deep.equal(['delete']);
+    expect(methodsOf(doc, '/api/books/{id}/tags/{related_id}')).to.deep.equal(['get', 'delete']);
   });
 });
