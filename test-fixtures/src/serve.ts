@@ -1,14 +1,34 @@
+import { connect } from '@colapi/sql-compiler';
+import cluster from 'node:cluster';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startConformanceTarget } from './conformance-app.js';
+import { createTables } from './tables.js';
+import { runPrimary, workersOption } from './workers.js';
 
-/** `pnpm conformance:serve`: DATABASE_URL, PORT and API_FORMAT as conformance/SCHEMA.md says. */
+/**
+ * `pnpm conformance:serve [--workers N]`: DATABASE_URL, PORT and API_FORMAT as conformance/SCHEMA.md says.
+ * With N > 1 a node:cluster primary forks N workers sharing the port and prints the listening line once.
+ */
 async function main() {
   const url = process.env.DATABASE_URL || `sqlite:${join(tmpdir(), 'colapi-conformance.sqlite')}`;
   const port = Number(process.env.PORT || 8080);
   const format = process.env.API_FORMAT || 'jsonapi';
+  const line = `listening on http://127.0.0.1:${port}\n`;
+  const workers = cluster.isPrimary ? workersOption(process.argv.slice(2)) : 1;
+  if (cluster.isPrimary && workers > 1) {
+    // The tables are created once, here: workers racing to create them would collide.
+    const db = connect(url);
+    try {
+      await createTables(db.knex, db.dialect);
+    } finally {
+      await db.knex.destroy();
+    }
+    runPrimary({ workers, onListening: () => process.stdout.write(line) });
+    return;
+  }
   const target = await startConformanceTarget({ url, port, format });
-  process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
+  if (cluster.isPrimary) process.stdout.write(line);
   let stopping = false;
   const stop = () => {
     if (stopping) return;
