@@ -15,7 +15,7 @@ import { koaBody } from 'koa-body';
 import type { ApiOptions } from './api-options.js';
 import { databaseError } from './database-errors.js';
 import { Executor } from './executor/executor.js';
-import { runOperation } from './hooks.js';
+import { hooksFor, runOperation } from './hooks.js';
 import { jsonpCallback, wrapJsonp } from './jsonp.js';
 import { ROUTES } from './routes.js';
 import { StageTimer } from './stage-timer.js';
@@ -71,8 +71,10 @@ export function createApi(options: ApiOptions): Koa.Middleware {
     return format.methodsFor(routeKind(route)).filter((m) => collection.methods.has(m));
   }
 
-  async function respond(ctx: Koa.Context, route: Route, timer: StageTimer): Promise<HttpResponse> {
-    let request = toRequest(ctx, route);
+  async function respond(ctx: Koa.Context, route: Route, parsed: HttpRequest | undefined, timer: StageTimer): Promise<HttpResponse> {
+    // The request handle() already built: parsing the URL once per request is enough. When it could not
+    // (a URL that does not parse), building it again throws the error the client hears.
+    let request = parsed ?? toRequest(ctx, route);
     format.negotiate(request);
     if (route.collection === '') throw ApiError.notFound(`no resource lives at ${ctx.path}`);
     const collection = registry.collection(route.collection);
@@ -94,8 +96,11 @@ export function createApi(options: ApiOptions): Koa.Middleware {
     const decoded = format.decode(request, collection, decodeContext);
     timer.lap('parse');
     const context = { request, state: ctx.state as Record<string, unknown> };
-    const { operation, result } = await executor.inTransactionOf(decoded, (db) =>
-      runOperation(options.hooks, decoded, { ...context, db }, (op) => executor.run(op, db)),
+    const { operation, result } = await executor.inTransactionOf(
+      decoded,
+      (db) => runOperation(options.hooks, decoded, { ...context, db }, (op) => executor.run(op, db)),
+      // Hooks run inside the write's transaction, so a hooked write always has one.
+      hooksFor(options.hooks, decoded).length > 0,
     );
     timer.lap('query');
     const response = format.encode(request, operation, result, decodeContext);
@@ -121,8 +126,9 @@ export function createApi(options: ApiOptions): Koa.Middleware {
   async function handle(ctx: Koa.Context, route: Route): Promise<void> {
     let response: HttpResponse;
     let request: HttpRequest;
+    let parsed: HttpRequest | undefined;
     try {
-      request = toRequest(ctx, route);
+      request = parsed = toRequest(ctx, route);
     } catch {
       // A URL that does not parse: answer from a stand-in request so the error keeps the format's shape.
       request = { method: ctx.method, url: new URL('http://localhost/'), base: prefix, route, headers: {}, hasBody: false };
@@ -134,7 +140,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
         throw new ApiError(414, 'URI Too Long', `the request URL is longer than ${maxUrlLength} characters`);
       }
       callback = jsonpCallback(request.url.searchParams);
-      response = await respond(ctx, route, timer);
+      response = await respond(ctx, route, parsed, timer);
     } catch (error) {
       const e = failure(error);
       response = format.encodeErrors(request, e.status, [e]);

@@ -28,6 +28,17 @@ export function selectColumns(ctx: CompileContext, model: ModelSchema, alias: st
 function applyScope(ctx: CompileContext, qb: Knex.QueryBuilder, alias: string, scope: ScopeSql): void {
   const { knex } = ctx;
   const join = scope.relationship.join;
+  // Joined on the owner's key (the usual case): the key itself is the join value, no subquery on the owner.
+  if (join.ownColumn === scope.owner.key) {
+    if (join.kind !== 'through') {
+      qb.where(`${alias}.${join.targetColumn}`, scope.ownerKey as Knex.Value);
+      return;
+    }
+    const j = ctx.aliases.next();
+    const sub = knex.from({ [j]: join.through.table }).where(`${j}.${join.through.ownColumn}`, scope.ownerKey as Knex.Value);
+    qb.whereIn(`${alias}.${join.targetColumn}`, sub.select(`${j}.${join.through.targetColumn}`));
+    return;
+  }
   const o = ctx.aliases.next();
   const owner = knex.from({ [o]: scope.owner.table }).where(`${o}.${scope.owner.key}`, scope.ownerKey as Knex.Value);
   if (join.kind === 'through') {

@@ -24,6 +24,16 @@ export function compileInsert(ctx: CompileContext, model: ModelSchema, values: R
   return ctx.dialect.returning ? insert.returning(model.key) : insert;
 }
 
+/**
+ * INSERT of one row that answers the whole row in its read form (`returning`), so that a plain create is one
+ * statement. Only for dialects with `returning`; the columns are unqualified, as RETURNING has no alias.
+ */
+export function compileInsertReturningRow(ctx: CompileContext, model: ModelSchema, values: Readonly<Record<string, unknown>>): Knex.QueryBuilder {
+  if (!ctx.dialect.returning) throw new Error(`${ctx.dialect.name} cannot return the inserted row`);
+  const columns = [...model.columns.values()].map((c) => ctx.knex.raw('? as ??', [ctx.dialect.readColumn(ctx.knex, c.name, c), c.name]));
+  return ctx.knex(model.table).insert(storedValues(ctx, model, values)).returning(columns as never);
+}
+
 /** The key of a just-inserted row, from whatever shape the driver returned. */
 export function insertedKey(model: ModelSchema, result: unknown): unknown {
   const first = Array.isArray(result) ? result[0] : result;

@@ -2,7 +2,7 @@ import type { CollectionSchema, ModelSchema, Registry, RelationshipSchema } from
 import type { Filter, FunctionCall, ReadQuery } from '@colapi/query-ast';
 import { compileAggregate, decodeAggregates } from './compile-aggregate.js';
 import { compileFilter } from './compile-filter.js';
-import { compileDelete, compileInsert, compileUpdate } from './compile-write.js';
+import { compileDelete, compileInsert, compileInsertReturningRow, compileUpdate } from './compile-write.js';
 import type { Knex } from 'knex';
 import { Aliases } from './aliases.js';
 import { compileByKeys, compileList, compileRelated, type ListSql, type ScopeSql } from './compile-select.js';
@@ -40,6 +40,11 @@ export class SqlCompiler {
 
   insert(model: ModelSchema, values: Readonly<Record<string, unknown>>, db?: Knex): Knex.QueryBuilder {
     return compileInsert(this.context(db), model, values);
+  }
+
+  /** INSERT … RETURNING the new row in its read form; only where `dialect.returning`. */
+  insertReturningRow(model: ModelSchema, values: Readonly<Record<string, unknown>>, db?: Knex): Knex.QueryBuilder {
+    return compileInsertReturningRow(this.context(db), model, values);
   }
 
   update(model: ModelSchema, keys: readonly unknown[], values: Readonly<Record<string, unknown>>, db?: Knex): Knex.QueryBuilder {

@@ -45,6 +45,7 @@ export class Executor {
       case 'evaluate':
         return this.evaluate(db, operation);
       case 'create':
+        if (!db.isTransaction && this.singleStatement(operation)) return this.createInOneStatement(db, operation);
         return this.write(db, (trx) => this.create(trx, operation));
       case 'update':
         return this.write(db, (trx) => this.update(trx, operation));
@@ -61,8 +62,28 @@ export class Executor {
    * Runs `work` inside the one transaction of a write request (on the pool for a read), so that what runs
    * around the operation — its hooks — commits or rolls back with it: an after hook that throws undoes the write.
    */
-  inTransactionOf<T>(operation: Operation, work: (db: Knex) => Promise<T>): Promise<T> {
-    return WRITES.has(operation.kind) ? inTransaction(this.knex, this.compiler.dialect, work) : work(this.knex);
+  inTransactionOf<T>(operation: Operation, work: (db: Knex) => Promise<T>, hooked = true): Promise<T> {
+    const needed = WRITES.has(operation.kind) && (hooked || !this.singleStatement(operation));
+    return needed ? inTransaction(this.knex, this.compiler.dialect, work) : work(this.knex);
+  }
+
+  /**
+   * A create of a bare resource (no relationships, no client id) where the database returns inserted rows:
+   * one INSERT … RETURNING, atomic by itself, so BEGIN and COMMIT would only add two round trips.
+   */
+  singleStatement(operation: Operation): operation is Op<'create'> {
+    return (
+      operation.kind === 'create' &&
+      operation.id === undefined &&
+      Object.keys(operation.write.relationships).length === 0 &&
+      this.compiler.dialect.returning
+    );
+  }
+
+  private async createInOneStatement(db: Knex, op: Op<'create'>): Promise<OperationResult> {
+    const [row] = (await this.compiler.insertReturningRow(op.collection.model, op.write.values, db)) as Row[];
+    const [resource] = await this.graph.load(db, op.collection, [row!], op.query);
+    return { kind: 'resource', resource: resource!, created: true };
   }
 
   /** Every write runs in one transaction; any error rolls all of it back. */
@@ -73,8 +94,9 @@ export class Executor {
   async evaluate(db: Knex, op: Op<'evaluate'>): Promise<OperationResult> {
     if (op.functions.length === 0) return { kind: 'values', values: [] };
     const model = op.collection.model;
-    const row = (await this.compiler.aggregate(model, op.functions, op.filter, db).first()) as Row;
-    return { kind: 'values', values: this.compiler.decodeAggregates(model, op.functions, row) };
+    // An aggregate is always one row: no `limit ?`, so an unfiltered one needs no bound parameter at all.
+    const [row] = (await this.compiler.aggregate(model, op.functions, op.filter, db)) as Row[];
+    return { kind: 'values', values: this.compiler.decodeAggregates(model, op.functions, row!) };
   }
 
   async create(trx: Knex, op: Op<'create'>): Promise<OperationResult> {
@@ -117,11 +139,22 @@ export class Executor {
 
   /** The owner row of a related read, or 404; resolves the scope into SQL terms. */
   async scope(db: Knex, scope: RelatedScope): Promise<ScopeSql> {
+    const sql = this.scopeSql(scope);
+    await this.ownerExists(db, scope, sql);
+    return sql;
+  }
+
+  /** The SQL terms of a scope; a malformed owner id is a 404 at once. */
+  scopeSql(scope: RelatedScope): ScopeSql {
     const owner = scope.owner.model;
     const ownerKey = keyValue(owner, scope.ownerId, scope.owner.name);
-    const found = await this.compiler.byKeys(owner, [ownerKey], undefined, db).first();
-    if (!found) throw ApiError.notFound(`${scope.owner.name} ${scope.ownerId} does not exist`);
     return { owner, ownerKey, relationship: owner.relationships.get(scope.relation)! };
+  }
+
+  /** 404 unless the owner of a scope exists. */
+  async ownerExists(db: Knex, scope: RelatedScope, sql: ScopeSql): Promise<void> {
+    const [found] = (await this.compiler.byKeys(sql.owner, [sql.ownerKey], undefined, db)) as Row[];
+    if (!found) throw ApiError.notFound(`${scope.owner.name} ${scope.ownerId} does not exist`);
   }
 
   async row(db: Knex, collection: CollectionSchema, id: string, scope?: ScopeSql): Promise<Row> {
@@ -136,9 +169,14 @@ export class Executor {
 
   async list(db: Knex, op: Op<'list'>): Promise<OperationResult> {
     const { collection, query } = op;
-    const scope = op.scope ? await this.scope(db, op.scope) : undefined;
+    const scope = op.scope ? this.scopeSql(op.scope) : undefined;
+    // The owner's existence does not change the SQL of the list: check it alongside the rows and the total.
+    const owner = op.scope ? this.ownerExists(db, op.scope, scope!) : undefined;
+    // Awaited below; this only keeps a 404 from being an unhandled rejection when compiling fails first.
+    owner?.catch(() => undefined);
     const sql = this.compiler.list(collection, query, scope, db);
     if (query.single) {
+      await owner;
       const rows: Row[] = await sql.rows;
       if (rows.length !== 1) {
         throw rows.length === 0
@@ -147,7 +185,11 @@ export class Executor {
       }
       return { kind: 'collection', resources: await this.graph.load(db, collection, rows, query), paging: query.paging };
     }
-    const [rows, total] = await Promise.all([sql.rows as Promise<Row[]>, this.total(db, collection, sql.count, !!(query.filter || scope || query.group.length))]);
+    const [rows, total] = await Promise.all([
+      sql.rows as Promise<Row[]>,
+      this.total(db, collection, sql.count, !!(query.filter || scope || query.group.length)),
+      owner,
+    ]);
     return { kind: 'collection', resources: await this.graph.load(db, collection, rows, query), total, paging: query.paging };
   }
 
@@ -158,7 +200,8 @@ export class Executor {
       const n = await this.compiler.dialect.estimateRows(db, collection.model.table);
       if (n !== undefined) return n;
     }
-    const row = (await count.first()) as { total: unknown } | undefined;
+    // A count is one row by nature; `first()` would add a `limit ?` the database must parse and bind.
+    const [row] = (await count) as { total: unknown }[];
     return Number(row?.total ?? 0);
   }
 

@@ -57,42 +57,53 @@ export class ResourceGraph {
     if (nodes.length === 0) return;
     const fieldset = query.fields[collection.name];
     const names = [...collection.relationships.keys()].filter((n) => tree.has(n) || !fieldset || fieldset.includes(n));
-    for (const name of names) {
-      const rel = collection.relationships.get(name)!;
-      const target = this.registry.target(rel);
-      const subtree = tree.get(name);
-      const join = rel.join;
-      // A belongs-to to the target's key: the foreign key is the linkage, no query needed.
-      if (!subtree && join.kind === 'belongs-to' && join.targetColumn === target.model.key) {
-        for (const node of nodes) {
-          const v = node.values[join.ownColumn];
-          node.linkage.set(name, v === null || v === undefined ? null : String(v));
-        }
-        continue;
+    // The loads are independent: run them at once. Placeholders set now keep the maps in relationship order,
+    // whichever load finishes first, so documents list relationships and included resources the same way.
+    for (const node of nodes) {
+      for (const name of names) {
+        node.linkage.set(name, null);
+        if (tree.has(name)) node.included.set(name, null);
       }
-      const owners = [...new Set(nodes.map((n) => n.values[join.ownColumn]).filter((v) => v !== null && v !== undefined))];
-      const rows: Row[] = owners.length ? await this.compiler.related(rel, owners, !!subtree, db) : [];
-      const byOwner = new Map<string, Row[]>();
-      for (const row of rows) {
-        const k = String(row[OWNER_COLUMN]);
-        let list = byOwner.get(k);
-        if (!list) byOwner.set(k, (list = []));
-        list.push(row);
-      }
-      const relatedNodes = new Map<string, MutableNode>();
-      const key = target.model.key;
-      if (subtree) for (const row of rows) if (!relatedNodes.has(String(row[key]))) relatedNodes.set(String(row[key]), this.node(target, row));
+    }
+    await Promise.all(names.map((name) => this.attachOne(db, collection, nodes, query, tree, name)));
+  }
+
+  /** Linkage (and, when included, the resources) of one relationship for every node. */
+  private async attachOne(db: Knex, collection: CollectionSchema, nodes: MutableNode[], query: Pick<ReadQuery, 'fields'>, tree: IncludeTree, name: string): Promise<void> {
+    const rel = collection.relationships.get(name)!;
+    const target = this.registry.target(rel);
+    const subtree = tree.get(name);
+    const join = rel.join;
+    // A belongs-to to the target's key: the foreign key is the linkage, no query needed.
+    if (!subtree && join.kind === 'belongs-to' && join.targetColumn === target.model.key) {
       for (const node of nodes) {
         const v = node.values[join.ownColumn];
-        const list = v === null || v === undefined ? [] : (byOwner.get(String(v)) ?? []);
-        const ids = list.map((r) => String(r[key]));
-        node.linkage.set(name, rel.cardinality === 'many' ? ids : (ids[0] ?? null));
-        if (subtree) {
-          const related = ids.map((id) => relatedNodes.get(id)!);
-          node.included.set(name, rel.cardinality === 'many' ? related : (related[0] ?? null));
-        }
+        node.linkage.set(name, v === null || v === undefined ? null : String(v));
       }
-      if (subtree) await this.attach(db, target, [...relatedNodes.values()], query, subtree);
+      return;
     }
+    const owners = [...new Set(nodes.map((n) => n.values[join.ownColumn]).filter((v) => v !== null && v !== undefined))];
+    const rows: Row[] = owners.length ? await this.compiler.related(rel, owners, !!subtree, db) : [];
+    const byOwner = new Map<string, Row[]>();
+    for (const row of rows) {
+      const k = String(row[OWNER_COLUMN]);
+      let list = byOwner.get(k);
+      if (!list) byOwner.set(k, (list = []));
+      list.push(row);
+    }
+    const relatedNodes = new Map<string, MutableNode>();
+    const key = target.model.key;
+    if (subtree) for (const row of rows) if (!relatedNodes.has(String(row[key]))) relatedNodes.set(String(row[key]), this.node(target, row));
+    for (const node of nodes) {
+      const v = node.values[join.ownColumn];
+      const list = v === null || v === undefined ? [] : (byOwner.get(String(v)) ?? []);
+      const ids = list.map((r) => String(r[key]));
+      node.linkage.set(name, rel.cardinality === 'many' ? ids : (ids[0] ?? null));
+      if (subtree) {
+        const related = ids.map((id) => relatedNodes.get(id)!);
+        node.included.set(name, rel.cardinality === 'many' ? related : (related[0] ?? null));
+      }
+    }
+    if (subtree) await this.attach(db, target, [...relatedNodes.values()], query, subtree);
   }
 }
