@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 interface ProfileNode {
@@ -44,9 +44,12 @@ function top(map: Map<string, number>, total: number, n: number): ProfileEntry[]
     .map(([name, us]) => ({ name, selfMs: Math.round(us / 1000), percent: Math.round((us / total) * 1000) / 10 }));
 }
 
-/** Self time per function and per area of the newest `.cpuprofile` in a folder (node --cpu-prof). */
+/** Self time per function and per area of the server's `.cpuprofile` in a folder (node --cpu-prof). */
 export function summariseProfile(dir: string, n = 25): ProfileSummary | undefined {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+  // tsx's module loader runs in a thread of its own, which writes a small profile too: the server's is the largest.
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .sort((a, b) => statSync(join(dir, a)).size - statSync(join(dir, b)).size);
   const file = files.at(-1);
   if (!file) return undefined;
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;

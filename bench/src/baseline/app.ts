@@ -140,14 +140,17 @@ export function baselineApp(db: Driver): Koa {
     const columns = new Set(['id', 'name', 'age', 'other', 'birthday', 'birth_datetime', 'bedtime']);
     const functions = JSON.parse(url.searchParams.get('functions') ?? '[]') as { name: string; field: string }[];
     if (functions.some((f) => !allowed.has(f.name) || !columns.has(f.field))) throw new HttpError(400, 'unsupported function');
-    if (functions.length === 0) return { jsonapi: JSONAPI, data: [] };
-    const [row] = await db.all(`select ${functions.map((f, i) => `${f.name}(${f.field}) as f${i}`).join(', ')} from person`);
+    if (functions.length === 0) return { data: [] };
+    // MySQL's avg of integers is a DECIMAL cut to 4 decimals; a double gives the full value the others give.
+    const arg = (f: { name: string; field: string }) => (db.kind === 'mysql' && f.name === 'avg' ? `${f.field} * 1e0` : f.field);
+    const [row] = await db.all(`select ${functions.map((f, i) => `${f.name}(${arg(f)}) as f${i}`).join(', ')} from person`);
     const data = functions.map((f, i) => {
       const v = row![`f${i}`];
       if (v === null || v === undefined) return f.name === 'count' ? 0 : null;
       return f.name === 'count' ? Math.trunc(Number(v)) : Number(v);
     });
-    return { jsonapi: JSONAPI, data };
+    // The specification's answer: an object whose single member is data.
+    return { data };
   }
 
   async function createTask(ctx: Koa.Context, base: string) {
