@@ -100,10 +100,13 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       close(graceMs = 10_000) {
         stopping ??= (async () => {
           const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
-          // Idle keep-alive connections would hold close() open; busy ones finish their request first.
+          // Keep-alive connections would hold close() open: close each one as soon as its last request is
+          // answered (busy ones finish first), and all of them once the grace period is over.
           listening.closeIdleConnections();
+          const sweep = setInterval(() => listening.closeIdleConnections(), 25);
           const timer = setTimeout(() => listening.closeAllConnections(), graceMs);
           await closed;
+          clearInterval(sweep);
           clearTimeout(timer);
           await database.knex.destroy();
         })();

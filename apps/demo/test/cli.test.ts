@@ -113,10 +113,13 @@ describe('graceful shutdown', () => {
       const refused = await fetch(`${demo.origin}/`).then(() => false, () => true);
       expect(refused).to.equal(true);
       release();
+      const released = performance.now();
       const response = await slow;
       expect(response.status).to.equal(200);
       expect(((await response.json()) as { meta: { total: number } }).meta.total).to.equal(160);
       await closing;
+      // Its keep-alive connection must not hold the stop until the idle timeout (5 s).
+      expect(performance.now() - released).to.be.below(1500);
       // The pool is gone: knex refuses queries after destroy.
       const afterClose = await demo.database.knex.raw('select 1').then(() => 'ran', (e: Error) => e.message);
       expect(afterClose).not.to.equal('ran');
