@@ -8,6 +8,8 @@ const reference = (table: Knex.CreateTableBuilder, column: string, target: strin
   if (!nullable) c.notNullable();
   // No cascade: deleting an author who still has books answers 409, which the API should show.
   table.foreign(column).references('id').inTable(target);
+  // Relationship reads look rows up by this column; PostgreSQL and SQLite do not index a foreign key themselves.
+  table.index([column]);
 };
 
 /** The bookshop's tables in foreign-key order, with column types from the dialect (dates as text on SQLite). */
