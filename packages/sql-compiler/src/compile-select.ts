@@ -2,6 +2,7 @@ import type { CollectionSchema, ModelSchema, RelationshipSchema } from '@colapi/
 import type { Filter, ReadQuery } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
+import type { Dialect } from './dialect.js';
 import { comparableExpression, targetModel, type CompileContext } from './field-expression.js';
 
 /** Restricts the rows of `alias` to those related to one owner row: `/person/1/articles`. */
@@ -18,11 +19,28 @@ export interface ListSql {
   readonly count: Knex.QueryBuilder;
 }
 
-/** Column list of a model in its read form, each aliased to its own name. */
+/** Compiled column lists by dialect, model and alias; knex builds two Raw objects per column otherwise. */
+const columnLists = new WeakMap<Dialect, WeakMap<ModelSchema, Map<string, string>>>();
+
+/**
+ * Column list of a model in its read form, each aliased to its own name. It names identifiers only, so its
+ * SQL text never changes: it is compiled once and reused as one Raw (a dialect whose read form binds a
+ * value would not be cached).
+ */
 export function selectColumns(ctx: CompileContext, model: ModelSchema, alias: string): Knex.Raw[] {
-  return [...model.columns.values()].map((c) =>
+  let byModel = columnLists.get(ctx.dialect);
+  if (!byModel) columnLists.set(ctx.dialect, (byModel = new WeakMap()));
+  let byAlias = byModel.get(model);
+  if (!byAlias) byModel.set(model, (byAlias = new Map()));
+  const cached = byAlias.get(alias);
+  if (cached !== undefined) return [ctx.knex.raw(cached)];
+  const columns = [...model.columns.values()].map((c) =>
     ctx.knex.raw('? as ??', [ctx.dialect.readColumn(ctx.knex, `${alias}.${c.name}`, c), c.name]),
   );
+  const compiled = ctx.knex.raw(columns.map(() => '?').join(', '), columns).toSQL();
+  if (compiled.bindings.length > 0) return columns;
+  byAlias.set(alias, compiled.sql);
+  return [ctx.knex.raw(compiled.sql)];
 }
 
 function applyScope(ctx: CompileContext, qb: Knex.QueryBuilder, alias: string, scope: ScopeSql): void {
