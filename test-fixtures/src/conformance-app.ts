@@ -1,5 +1,5 @@
 import { createApi, type ApiOptions } from '@colapi/server-koa';
-import { connect, type Database } from '@colapi/sql-compiler';
+import { connect, type ConnectOptions, type Database } from '@colapi/sql-compiler';
 import type { Registry } from '@colapi/schema';
 import Koa from 'koa';
 import { once } from 'node:events';
@@ -14,6 +14,8 @@ export interface ConformanceTarget {
   readonly database: Database;
   readonly registry: Registry;
   readonly server: Server;
+  /** The database URL it serves. */
+  readonly url: string;
   /** e.g. http://127.0.0.1:8080 */
   readonly origin: string;
   close(): Promise<void>;
@@ -25,12 +27,14 @@ export interface ConformanceOptions {
   readonly port?: number;
   /** Extra createApi options (hooks, limits) for tests. */
   readonly api?: Partial<ApiOptions>;
+  /** Options of the database connection, e.g. a statement timeout. */
+  readonly connect?: ConnectOptions;
 }
 
 /** Opens the database, creates missing tables and serves the conformance collections on 127.0.0.1. */
 export async function startConformanceTarget(options: ConformanceOptions): Promise<ConformanceTarget> {
   const format = options.format ?? 'jsonapi';
-  const database = connect(options.url);
+  const database = connect(options.url, options.connect);
   await createTables(database.knex, database.dialect);
   const registry = await conformanceRegistry(format);
   const app = new Koa();
@@ -43,6 +47,7 @@ export async function startConformanceTarget(options: ConformanceOptions): Promi
     database,
     registry,
     server,
+    url: options.url,
     origin: `http://127.0.0.1:${port}`,
     async close() {
       server.closeAllConnections?.();

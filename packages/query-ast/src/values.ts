@@ -15,15 +15,16 @@ export interface ValueContext {
 }
 
 function fail(column: ColumnSchema, value: unknown, expected: string, ctx: ValueContext): never {
-  const shown = JSON.stringify(value);
+  // JSON.stringify writes Infinity (a JSON number too large, 1e999) as null, which would mislead.
+  const shown = typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
   const text = shown === undefined ? String(value) : shown.length > 60 ? `${shown.slice(0, 57)}...` : shown;
   throw ApiError.badRequest(`${ctx.path}: ${text} is not ${expected} (field "${column.name}")`, ctx.source);
 }
 
 function toNumber(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value === 'string' && NUMERIC.test(value.trim())) return Number(value);
-  return undefined;
+  // "1e999" is numeric text whose number is Infinity, which no column stores alike (MySQL refuses the SQL).
+  const n = typeof value === 'number' ? value : typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value) : undefined;
+  return n !== undefined && Number.isFinite(n) ? n : undefined;
 }
 
 /**

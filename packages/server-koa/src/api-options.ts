@@ -28,4 +28,9 @@ export interface ApiOptions {
   readonly serverTiming?: boolean;
   /** Told of every unexpected error (a 500), for logging; the client sees no details. */
   readonly onUnexpectedError?: (error: unknown) => void;
+  /**
+   * Puts the internal message of an unexpected error in the detail of its 500, for development only: such a
+   * message may hold SQL text, driver messages or paths. Off by default; never on in production.
+   */
+  readonly debug?: boolean;
 }

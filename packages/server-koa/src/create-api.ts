@@ -120,7 +120,8 @@ export function createApi(options: ApiOptions): Koa.Middleware {
     const kind = database.dialect.classifyError(error);
     if (kind) return databaseError(kind);
     options.onUnexpectedError?.(error);
-    return new ApiError(500, 'Internal Server Error', 'the server failed to answer this request');
+    const internal = options.debug ? ` (debug: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})` : '';
+    return new ApiError(500, 'Internal Server Error', `the server failed to answer this request${internal}`);
   }
 
   async function handle(ctx: Koa.Context, route: Route): Promise<void> {

@@ -7,9 +7,27 @@ export interface Database {
   readonly dialect: Dialect;
 }
 
+/** knex settings to override, plus the options every dialect understands. */
+export interface ConnectOptions extends Partial<Knex.Config> {
+  /**
+   * Longest time, in milliseconds, one statement may run before the database cancels it (the server answers
+   * 503). PostgreSQL: `statement_timeout`; MariaDB `max_statement_time` (MySQL `max_execution_time`, which
+   * bounds SELECTs only); SQLite cannot interrupt a running statement, so there it bounds only the wait for a
+   * lock held by another connection (`busy_timeout`). Default: no limit (SQLite's lock wait: 5 seconds).
+   */
+  readonly statementTimeout?: number;
+}
+
 /** Opens a knex pool for a database URL (postgres://, mysql://, sqlite:) with its dialect's settings. */
-export function connect(url: string, overrides: Partial<Knex.Config> = {}): Database {
+export function connect(url: string, options: ConnectOptions = {}): Database {
+  const { statementTimeout, ...overrides } = options;
+  if (statementTimeout !== undefined && !(Number.isInteger(statementTimeout) && statementTimeout > 0)) {
+    throw new Error(`statementTimeout must be a positive whole number of milliseconds, not ${statementTimeout}`);
+  }
   const dialect = dialectForUrl(url);
-  const knex = knexFactory({ ...dialect.knexConfig(url), ...overrides });
+  const base = dialect.knexConfig(url, statementTimeout === undefined ? {} : { statementTimeout });
+  // A pool override keeps the dialect's connection set-up (afterCreate): strict mode, pragmas, time limits.
+  const pool = base.pool || overrides.pool ? { ...base.pool, ...overrides.pool } : undefined;
+  const knex = knexFactory({ ...base, ...overrides, ...(pool ? { pool } : {}) });
   return { knex, dialect };
 }

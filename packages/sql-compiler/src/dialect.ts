@@ -16,6 +16,12 @@ export type DatabaseErrorKind =
 
 export type LikeMode = 'like' | 'ilike' | 'not_like';
 
+/** Settings of every connection a dialect opens (`connect(url, options)` passes them on). */
+export interface DialectOptions {
+  /** Milliseconds a statement may run before the database cancels it; see ConnectOptions. */
+  readonly statementTimeout?: number;
+}
+
 /**
  * Everything one SQL database does differently, as named hooks. The compiler calls only these; adding a
  * database is one object implementing this interface and one line in the registry.
@@ -26,7 +32,7 @@ export interface Dialect {
   /** URL schemes this dialect serves, e.g. `postgres:` and `postgresql:`. */
   readonly schemes: readonly string[];
   /** knex configuration (client, connection, pool set-up) for a database URL. */
-  knexConfig(url: string): Knex.Config;
+  knexConfig(url: string, options?: DialectOptions): Knex.Config;
   /** The expression that reads a column in its wire form (an interval as seconds, say). */
   readColumn(knex: Knex, ref: string, column: ColumnSchema): Knex.Raw;
   /** The value (or SQL expression) that stores a checked wire value in a column. */
@@ -54,8 +60,6 @@ export interface Dialect {
   ddlType(type: ColumnType): string;
   /** Classifies a driver error, or undefined when it is not one a client should hear about. */
   classifyError(error: unknown): DatabaseErrorKind | undefined;
-  /** Sets a per-statement time limit (milliseconds) on a connection or transaction. */
-  statementTimeout?(knex: Knex | Knex.Transaction, ms: number): Promise<void>;
   /**
    * Moves the key generator of a table past the keys it holds, after an insert with a key the client chose,
    * where the database does not do so itself (PostgreSQL's sequences). Runs in the writing transaction.

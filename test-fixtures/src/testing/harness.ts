@@ -1,4 +1,5 @@
 import type { ApiOptions } from '@colapi/server-koa';
+import type { ConnectOptions } from '@colapi/sql-compiler';
 import { startConformanceTarget, type ConformanceTarget } from '../conformance-app.js';
 import { createTestDatabase, testedKinds, type DatabaseKind, type TestDatabase } from './databases.js';
 import { HttpClient } from './http-client.js';
@@ -16,9 +17,9 @@ const MEDIA: Record<string, string> = { jsonapi: 'application/vnd.api+json', leg
 const shared = new Map<string, Promise<{ db: TestDatabase; target: ConformanceTarget }>>();
 const owned: { db: TestDatabase; target: ConformanceTarget }[] = [];
 
-async function start(kind: DatabaseKind, format: string, api?: Partial<ApiOptions>) {
+async function start(kind: DatabaseKind, format: string, api?: Partial<ApiOptions>, connect?: ConnectOptions) {
   const db = await createTestDatabase(kind);
-  const target = await startConformanceTarget({ url: db.url, format, ...(api ? { api } : {}) });
+  const target = await startConformanceTarget({ url: db.url, format, ...(api ? { api } : {}), ...(connect ? { connect } : {}) });
   return { db, target };
 }
 
@@ -29,6 +30,8 @@ export interface EachDatabaseOptions {
   readonly format?: string;
   /** createApi options for a dedicated server (hooks, limits); without them the server is shared. */
   readonly api?: Partial<ApiOptions>;
+  /** Database connection options (a statement timeout); they too make the server dedicated. */
+  readonly connect?: ConnectOptions;
   /** Seed the standard dataset once before the suite (default true). */
   readonly seed?: boolean;
 }
@@ -46,8 +49,8 @@ export function describeEachDatabase(title: string, body: (t: () => TestTarget) 
         this.timeout(120_000);
         let started: { db: TestDatabase; target: ConformanceTarget };
         try {
-          if (options.api) {
-            started = await start(kind, format, options.api);
+          if (options.api || options.connect) {
+            started = await start(kind, format, options.api ?? {}, options.connect);
             owned.push(started);
           } else {
             const key = `${kind}/${format}`;

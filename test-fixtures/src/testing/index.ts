@@ -3,3 +3,5 @@ export { resetTables, seed, STANDARD_DATA, type SeedData } from './seed.js';
 export { filterParam, HttpClient, type RequestOptions, type TestResponse } from './http-client.js';
 export { countQueries } from './query-counter.js';
 export { closeAllTargets, describeEachDatabase, type EachDatabaseOptions, type TestTarget } from './harness.js';
+export { tableDigest } from './digest.js';
+export { findLeak, stringsOf } from './leaks.js';

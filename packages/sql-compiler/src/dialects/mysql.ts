@@ -39,6 +39,22 @@ const ERRORS: Record<number, ReturnType<Dialect['classifyError']>> = {
   2013: 'unavailable',
 };
 
+interface MysqlConnection {
+  query(sql: string, values: unknown[], cb: (err: unknown) => void): void;
+  query(sql: string, cb: (err: unknown) => void): void;
+}
+
+/**
+ * Bounds every statement of a connection: MariaDB's max_statement_time (seconds); where the server does not
+ * know it (1193, MySQL) MySQL's max_execution_time (milliseconds).
+ */
+function setStatementTimeout(conn: MysqlConnection, ms: number, done: (err: unknown) => void): void {
+  conn.query('set session max_statement_time = ?', [ms / 1000], (err) => {
+    if ((err as { errno?: unknown } | null)?.errno === 1193) conn.query('set session max_execution_time = ?', [ms], done);
+    else done(err);
+  });
+}
+
 /** Parses mysql://user:password@host:port/database into mysql2 options. */
 function connectionOptions(url: string) {
   const u = new URL(url);
@@ -60,7 +76,8 @@ export const mysql: Dialect = {
   name: 'mysql',
   schemes: ['mysql:', 'mariadb:'],
   returning: false,
-  knexConfig(url) {
+  knexConfig(url, options = {}) {
+    const { statementTimeout } = options;
     return {
       client: 'mysql2',
       connection: connectionOptions(url),
@@ -68,8 +85,11 @@ export const mysql: Dialect = {
         min: 0,
         max: 10,
         // Strict mode everywhere: a bad value is an error, never a silent truncation.
-        afterCreate(conn: { query: (sql: string, cb: (err: unknown) => void) => void }, done: (err: unknown, conn: unknown) => void) {
-          conn.query("set session sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00'", (err) => done(err, conn));
+        afterCreate(conn: MysqlConnection, done: (err: unknown, conn: unknown) => void) {
+          conn.query("set session sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00'", (err) => {
+            if (err || statementTimeout === undefined) done(err, conn);
+            else setStatementTimeout(conn, statementTimeout, (e) => done(e, conn));
+          });
         },
       },
     };
@@ -133,6 +153,8 @@ export const mysql: Dialect = {
     if (typeof errno === 'number' && ERRORS[errno]) return ERRORS[errno];
     const code = (error as { code?: unknown })?.code;
     if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'PROTOCOL_CONNECTION_LOST' || code === 'EPIPE') return 'unavailable';
+    // mysql2 marks every error that leaves the connection unusable (killed, closed under a query) as fatal.
+    if ((error as { fatal?: unknown })?.fatal === true) return 'unavailable';
     return undefined;
   },
   async estimateRows(knex, table) {
@@ -140,8 +162,5 @@ export const mysql: Dialect = {
     const [rows] = await knex.raw('select table_rows as n from information_schema.tables where table_schema = database() and table_name = ?', [table]);
     const n = Number((rows as { n?: unknown }[] | undefined)?.[0]?.n);
     return Number.isFinite(n) && n >= 0 ? n : undefined;
-  },
-  async statementTimeout(knex, ms) {
-    await knex.raw(`set statement max_statement_time = ${Math.max(0.001, ms / 1000)} for select 1`);
   },
 };

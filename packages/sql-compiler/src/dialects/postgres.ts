@@ -63,14 +63,20 @@ const ERRORS: Record<string, ReturnType<Dialect['classifyError']>> = {
   '08006': 'unavailable',
 };
 
+/** The messages node-postgres gives a query on a connection that died under it or before it. */
+const LOST_CONNECTION = /Connection terminated|Client has encountered a connection error and is not queryable|Client was closed and is not queryable/;
+
 export const postgres: Dialect = {
   name: 'postgres',
   schemes: ['postgres:', 'postgresql:'],
   returning: true,
-  knexConfig(url) {
+  knexConfig(url, options = {}) {
+    // statement_timeout is a startup parameter of every connection: the server cancels a longer statement
+    // itself (57014), and the connection stays usable.
+    const timeout = options.statementTimeout === undefined ? {} : { statement_timeout: options.statementTimeout };
     return {
       client: 'pg',
-      connection: { connectionString: url, types: typeParsers() } as never,
+      connection: { connectionString: url, types: typeParsers(), ...timeout } as never,
       pool: { min: 0, max: 10 },
     };
   },
@@ -122,7 +128,8 @@ export const postgres: Dialect = {
   ddlType: (type) => DDL[type],
   classifyError(error) {
     const code = (error as { code?: unknown })?.code;
-    if (typeof code !== 'string') return undefined;
+    // node-postgres's own errors for a connection the server dropped (terminated, restarted) carry no SQLSTATE.
+    if (typeof code !== 'string') return LOST_CONNECTION.test(String((error as { message?: unknown })?.message)) ? 'unavailable' : undefined;
     if (code === '23503') {
       const detail = String((error as { detail?: unknown }).detail ?? '');
       return /is still referenced/.test(detail) ? 'foreign-key-referenced' : 'foreign-key-missing';
@@ -130,9 +137,6 @@ export const postgres: Dialect = {
     if (ERRORS[code]) return ERRORS[code];
     if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT') return 'unavailable';
     return undefined;
-  },
-  async statementTimeout(knex, ms) {
-    await knex.raw(`set local statement_timeout = ${Math.max(1, Math.floor(ms))}`);
   },
   async advanceKey(knex, table, key) {
     // Never backwards: a concurrent transaction may hold a number it drew and has not committed yet.

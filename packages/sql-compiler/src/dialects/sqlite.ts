@@ -31,7 +31,10 @@ export const sqlite: Dialect = {
   name: 'sqlite',
   schemes: ['sqlite:', 'file:'],
   returning: true,
-  knexConfig(url) {
+  knexConfig(url, options = {}) {
+    // better-sqlite3 runs each statement synchronously and cannot interrupt one: a time limit can only bound
+    // the wait for a lock another connection holds (then SQLITE_BUSY, retried once, then 503).
+    const busyTimeout = options.statementTimeout ?? 5000;
     return {
       client: 'better-sqlite3',
       connection: { filename: filename(url) },
@@ -42,7 +45,7 @@ export const sqlite: Dialect = {
         afterCreate(conn: SqliteConnection, done: (err: unknown, conn: unknown) => void) {
           try {
             conn.pragma('foreign_keys = ON');
-            conn.pragma('busy_timeout = 5000');
+            conn.pragma(`busy_timeout = ${busyTimeout}`);
             conn.pragma('journal_mode = WAL');
             // SQLite's lower() folds ASCII only; this folds all of Unicode, as the other dialects do.
             conn.function('colapi_lower', { deterministic: true }, (v) => (typeof v === 'string' ? v.toLowerCase() : v));

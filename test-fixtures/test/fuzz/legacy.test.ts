@@ -1,0 +1,4 @@
+import { fuzzSuite } from './fuzz-runner.js';
+import { legacyRequests } from './legacy-requests.js';
+
+fuzzSuite('legacy', legacyRequests);
