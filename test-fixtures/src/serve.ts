@@ -3,6 +3,7 @@ import cluster from 'node:cluster';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startConformanceTarget } from './conformance-app.js';
+import { quietKnexLog, startupMessage } from './startup-error.js';
 import { createTables } from './tables.js';
 import { runPrimary, workersOption } from './workers.js';
 
@@ -10,15 +11,16 @@ import { runPrimary, workersOption } from './workers.js';
  * `pnpm conformance:serve [--workers N]`: DATABASE_URL, PORT and API_FORMAT as conformance/SCHEMA.md says.
  * With N > 1 a node:cluster primary forks N workers sharing the port and prints the listening line once.
  */
+const url = process.env.DATABASE_URL || `sqlite:${join(tmpdir(), 'colapi-conformance.sqlite')}`;
+
 async function main() {
-  const url = process.env.DATABASE_URL || `sqlite:${join(tmpdir(), 'colapi-conformance.sqlite')}`;
   const port = Number(process.env.PORT || 8080);
   const format = process.env.API_FORMAT || 'jsonapi';
   const line = `listening on http://127.0.0.1:${port}\n`;
   const workers = cluster.isPrimary ? workersOption(process.argv.slice(2)) : 1;
   if (cluster.isPrimary && workers > 1) {
     // The tables are created once, here: workers racing to create them would collide.
-    const db = connect(url);
+    const db = connect(url, { log: quietKnexLog });
     try {
       await createTables(db.knex, db.dialect);
     } finally {
@@ -27,7 +29,7 @@ async function main() {
     runPrimary({ workers, onListening: () => process.stdout.write(line) });
     return;
   }
-  const target = await startConformanceTarget({ url, port, format });
+  const target = await startConformanceTarget({ url, port, format, connect: { log: quietKnexLog } });
   if (cluster.isPrimary) process.stdout.write(line);
   let stopping = false;
   const stop = () => {
@@ -45,6 +47,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`conformance target failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`${startupMessage(error, url)}\n`);
   process.exit(1);
 });

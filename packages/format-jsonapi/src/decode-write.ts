@@ -4,6 +4,7 @@ import {
   decodeWriteValues,
   pathRelationship,
   parseJsonApiQuery,
+  shownValue,
   type DecodeContext,
   type HttpRequest,
   type Operation,
@@ -83,7 +84,7 @@ function resourceWrite(data: Record<string, unknown>, collection: CollectionSche
 function checkType(data: Record<string, unknown>, collection: CollectionSchema): void {
   if (data.type === undefined) throw bad('the resource object needs a type', '/data/type');
   if (data.type !== collection.name) {
-    throw ApiError.conflict(`type "${String(data.type)}" does not match the collection "${collection.name}"`, { pointer: '/data/type' });
+    throw ApiError.conflict(`type ${shownValue(data.type)} does not match the collection "${collection.name}"`, { pointer: '/data/type' });
   }
 }
 

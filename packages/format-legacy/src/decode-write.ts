@@ -5,6 +5,7 @@ import {
   pathRelationship,
   parseJsonParameter,
   parseLegacySearch,
+  shownValue,
   type DecodeContext,
   type HttpRequest,
   type Operation,
@@ -52,8 +53,10 @@ function decodeUpdate(request: HttpRequest, collection: CollectionSchema, id: st
   const key = collection.model.key;
   const given = body[key];
   // Sending back the object just read, id included, is fine; changing the id is not.
-  if (given !== undefined && given !== null && String(given) !== id) {
-    throw bad(`"${key}" is ${id} in the URL and cannot be changed to ${JSON.stringify(given)}`, `/${key}`);
+  // Only a number or a string can name the same resource; any other value changes nothing but is refused.
+  const same = (typeof given === 'number' || typeof given === 'string') && String(given) === id;
+  if (given !== undefined && given !== null && !same) {
+    throw bad(`"${key}" is ${id} in the URL and cannot be changed to ${shownValue(given)}`, `/${key}`);
   }
   const write = resourceWrite(body, collection, ctx, '', 0, new Set([key]));
   for (const [name, change] of Object.entries(write.relationships)) checkAllowed(collection, collection.relationships.get(name)!, change);

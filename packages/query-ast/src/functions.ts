@@ -1,6 +1,7 @@
 import type { CollectionSchema, ColumnType } from '@colapi/schema';
 import { ApiError, type ErrorSource } from './api-error.js';
 import type { FunctionCall } from './operations.js';
+import { shownValue } from './values.js';
 
 export type AggregateName = 'avg' | 'sum' | 'count' | 'min' | 'max';
 
@@ -27,7 +28,7 @@ export function parseFunctionCalls(json: unknown, collection: CollectionSchema, 
     if (typeof f !== 'object' || f === null || Array.isArray(f)) throw ApiError.badRequest(`${at} must be an object {name, field}`, source);
     const { name, field } = f as Record<string, unknown>;
     if (typeof name !== 'string' || !isAggregate(name.toLowerCase())) {
-      throw ApiError.badRequest(`${at}.name: "${String(name)}" is not one of ${Object.keys(AGGREGATE_FUNCTIONS).join(', ')}`, source);
+      throw ApiError.badRequest(`${at}.name: ${shownValue(name)} is not one of ${Object.keys(AGGREGATE_FUNCTIONS).join(', ')}`, source);
     }
     if (typeof field !== 'string') throw ApiError.badRequest(`${at}.field must name a field`, source);
     const column = collection.columns.get(field);

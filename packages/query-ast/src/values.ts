@@ -14,11 +14,19 @@ export interface ValueContext {
   readonly path: string;
 }
 
-function fail(column: ColumnSchema, value: unknown, expected: string, ctx: ValueContext): never {
+/**
+ * Any value a client sent, as an error detail may quote it: JSON, cut at 60 characters. Never String(): an
+ * object such as {"toString": ""} cannot be converted to a string and would turn a 400 into a 500.
+ */
+export function shownValue(value: unknown): string {
   // JSON.stringify writes Infinity (a JSON number too large, 1e999) as null, which would mislead.
-  const shown = typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
-  const text = shown === undefined ? String(value) : shown.length > 60 ? `${shown.slice(0, 57)}...` : shown;
-  throw ApiError.badRequest(`${ctx.path}: ${text} is not ${expected} (field "${column.name}")`, ctx.source);
+  const shown = typeof value === 'number' && !Number.isFinite(value) ? `${value}` : JSON.stringify(value);
+  const text = shown ?? typeof value;
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function fail(column: ColumnSchema, value: unknown, expected: string, ctx: ValueContext): never {
+  throw ApiError.badRequest(`${ctx.path}: ${shownValue(value)} is not ${expected} (field "${column.name}")`, ctx.source);
 }
 
 function toNumber(value: unknown): number | undefined {

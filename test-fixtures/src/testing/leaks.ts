@@ -48,7 +48,8 @@ export function findLeak(body: string, echoes: Iterable<string> = []): string | 
   for (const e of echoes) {
     if (e.length < 2) continue;
     const json = JSON.stringify(e);
-    for (const f of [e, json, json.slice(1, -1), json.slice(0, 57)]) if (f.length >= 2) forms.add(f);
+    // The server quotes long values cut at 57 characters (shownValue of @colapi/query-ast).
+    for (const f of [e, e.slice(0, 57), json, json.slice(1, -1), json.slice(0, 57)]) if (f.length >= 2) forms.add(f);
   }
   const sorted = [...forms].sort((a, b) => b.length - a.length);
   for (let text of textsOf(body)) {

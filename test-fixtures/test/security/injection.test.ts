@@ -136,15 +136,27 @@ describeEachDatabase(
           const res = await t().http.request(path === '/api/person' ? 'POST' : 'PATCH', path, { body });
           expect(res.status, `${path} ${body}: ${res.text}`).to.equal(400);
         }
-        expect((await t().http.get(`/api/person?q=${json({ [name]: 1 })}`.replace('%7B%7D', ''))).status).to.equal(400);
+        expect((await t().http.get(`/api/person?q=${e(`{"${name}": 1}`)}`)).status).to.equal(400);
         expect(await tableDigest(t().target.database.knex)).to.equal(before);
       });
     }
+
+    it('an object that cannot become a string ({"toString": ""}) where a name or an id goes is 400, not 500', async () => {
+      const odd = { toString: '' };
+      expect((await t().http.get(`/api/eval/person?q=${json({ functions: [{ name: odd, field: 'id' }] })}`)).status).to.equal(400);
+      expect((await t().http.patch('/api/person/1', { id: odd, name: 'x' })).status).to.equal(400);
+    });
   },
   { format: 'legacy' },
 );
 
 describeEachDatabase('JavaScript object names in a body are unknown names (jsonapi)', (t) => {
+  it('an object that cannot become a string ({"toString": ""}) where a name or a type goes is 400 or 409, not 500', async () => {
+    const odd = { toString: '' };
+    expect((await t().http.get(`/api/eval/person?functions=${json([{ name: odd, field: 'id' }])}`)).status).to.equal(400);
+    expect((await t().http.post('/api/person', { data: { type: odd, attributes: {} } })).status).to.equal(409);
+  });
+
   for (const name of JS_NAMES) {
     it(`"${name}" as an attribute or a relationship is 400`, async () => {
       for (const body of [

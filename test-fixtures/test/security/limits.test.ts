@@ -99,7 +99,7 @@ describeEachDatabase(
 );
 
 describeEachDatabase('limits: the defaults', (t) => {
-  it('pages of at most 100, filters 8 deep and 100 objects, includes 3 deep, URLs of 8192 characters, bodies of 1 MB', async () => {
+  it('pages of at most 100, filters 8 deep and 100 objects, includes 3 deep, URLs of 8192 characters, 50 functions, bodies of 1 MB', async () => {
     expect((await t().http.get('/api/person?page[size]=100')).status).to.equal(200);
     expectJsonApiError(await t().http.get('/api/person?page[size]=101'), 400, 'page[size]');
     expect((await t().http.get(`/api/person?${filterParam([nest(8)])}`)).status).to.equal(200);
@@ -108,6 +108,9 @@ describeEachDatabase('limits: the defaults', (t) => {
     expect((await t().http.get('/api/person?include=articles.comments.author')).status).to.equal(200);
     expectJsonApiError(await t().http.get('/api/person?include=articles.comments.author.articles'), 400, 'include');
     expectJsonApiError(await t().http.get(`/api/person?sort=${'name,'.repeat(1700)}age`), 414);
+    const fns = (n: number) => encodeURIComponent(JSON.stringify(Array(n).fill({ name: 'count', field: 'id' })));
+    expect((await t().http.get(`/api/eval/person?functions=${fns(50)}`)).body.data).to.have.lengthOf(50);
+    expectJsonApiError(await t().http.get(`/api/eval/person?functions=${fns(51)}`), 400, 'functions');
     const body = { data: { type: 'person', attributes: { name: 'x'.repeat(1024 * 1024) } } };
     expectJsonApiError(await t().http.post('/api/person', body), 413);
   });

@@ -109,7 +109,8 @@ export const sqlite: Dialect = {
       const message = String((error as { message?: unknown }).message ?? '');
       return /^\s*delete\b/i.test(message) ? 'foreign-key-referenced' : 'foreign-key-missing';
     }
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return 'serialization';
+    // Extended codes too: SQLITE_BUSY_SNAPSHOT is a read-then-write transaction that lost to another process.
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'serialization';
     if (code === 'SQLITE_INTERRUPT') return 'timeout';
     return undefined;
   },

@@ -1,0 +1,29 @@
+import { expect } from 'chai';
+import { mysql, postgres, sqlite } from '../src/index.js';
+
+/** Errors of a connection or a lock that the drivers raise without the codes the tables map. */
+describe('classifyError: lost connections and lock conflicts', () => {
+  it('PostgreSQL: node-postgres errors of a dropped connection, which carry no SQLSTATE, are unavailable', () => {
+    for (const message of [
+      'Connection terminated unexpectedly',
+      'select 1 - Connection terminated',
+      'COMMIT; - Client has encountered a connection error and is not queryable',
+      'Client was closed and is not queryable',
+    ]) {
+      expect(postgres.classifyError(new Error(message)), message).to.equal('unavailable');
+    }
+    expect(postgres.classifyError(new Error('something else'))).to.equal(undefined);
+  });
+
+  it("MySQL: mysql2's fatal errors (a killed or closed connection) are unavailable", () => {
+    const closed = Object.assign(new Error("Can't add new command when connection is in closed state"), { fatal: true });
+    expect(mysql.classifyError(closed)).to.equal('unavailable');
+    expect(mysql.classifyError(new Error("Can't add new command"))).to.equal(undefined);
+  });
+
+  it('SQLite: extended busy and locked codes are serialization failures, retried then 503', () => {
+    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED', 'SQLITE_LOCKED_SHAREDCACHE']) {
+      expect(sqlite.classifyError(Object.assign(new Error(code), { code })), code).to.equal('serialization');
+    }
+  });
+});
