@@ -68,20 +68,22 @@ export class Executor {
   }
 
   /**
-   * A create of a bare resource (no relationships, no client id) where the database returns inserted rows:
-   * one INSERT … RETURNING, atomic by itself, so BEGIN and COMMIT would only add two round trips.
+   * A create of a bare resource (no relationships, no client id): its only write is one INSERT, atomic by
+   * itself, so BEGIN and COMMIT would only add two round trips. Where the database returns inserted rows the
+   * INSERT answers the whole row; elsewhere (MySQL) the row is read back by its new key.
    */
   singleStatement(operation: Operation): operation is Op<'create'> {
-    return (
-      operation.kind === 'create' &&
-      operation.id === undefined &&
-      Object.keys(operation.write.relationships).length === 0 &&
-      this.compiler.dialect.returning
-    );
+    return operation.kind === 'create' && operation.id === undefined && Object.keys(operation.write.relationships).length === 0;
   }
 
   private async createInOneStatement(db: Knex, op: Op<'create'>): Promise<OperationResult> {
-    const [row] = (await this.compiler.insertReturningRow(op.collection.model, op.write.values, db)) as Row[];
+    const model = op.collection.model;
+    let row: Row | undefined;
+    if (this.compiler.dialect.returning) [row] = (await this.compiler.insertReturningRow(model, op.write.values, db)) as Row[];
+    else {
+      const [key] = (await this.compiler.insert(model, op.write.values, db)) as unknown[];
+      row = await this.row(db, op.collection, String(key));
+    }
     const [resource] = await this.graph.load(db, op.collection, [row!], op.query);
     return { kind: 'resource', resource: resource!, created: true };
   }

@@ -25,6 +25,29 @@ function filename(url: string): string {
 interface SqliteConnection {
   pragma(source: string): unknown;
   function(name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown): unknown;
+  prepare(source: string): unknown;
+}
+
+/** Statements kept per connection; the SQL of a statement depends only on the shape of a request. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * knex prepares every statement anew, and compiling SQL is most of what a small SQLite query costs. A
+ * better-sqlite3 statement can be run again with other bindings, so each connection keeps the recent ones.
+ */
+function cacheStatements(conn: SqliteConnection): void {
+  const prepare = conn.prepare.bind(conn);
+  const statements = new Map<string, unknown>();
+  conn.prepare = (source) => {
+    let statement = statements.get(source);
+    if (statement === undefined) {
+      statement = prepare(source);
+      statements.set(source, statement);
+      // The oldest goes first: in-lists of every length would otherwise grow the cache without bound.
+      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+    }
+    return statement;
+  };
 }
 
 export const sqlite: Dialect = {
@@ -49,6 +72,7 @@ export const sqlite: Dialect = {
             conn.pragma('journal_mode = WAL');
             // SQLite's lower() folds ASCII only; this folds all of Unicode, as the other dialects do.
             conn.function('colapi_lower', { deterministic: true }, (v) => (typeof v === 'string' ? v.toLowerCase() : v));
+            cacheStatements(conn);
             done(null, conn);
           } catch (err) {
             done(err, conn);
