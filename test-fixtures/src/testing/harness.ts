@@ -90,4 +90,10 @@ export async function closeAllTargets(): Promise<void> {
   }
 }
 
-if (typeof after === 'function') after(closeAllTargets);
+// Dropping a database waits for its last connections; on a loaded machine that takes more than a test's time.
+if (typeof after === 'function') {
+  after(async function () {
+    this.timeout(180_000);
+    await closeAllTargets();
+  });
+}
