@@ -11,6 +11,8 @@ export interface RequestOptions {
   readonly headers?: Record<string, string>;
   /** A JSON value (serialised) or a string sent as is. */
   readonly body?: unknown;
+  /** Milliseconds to wait for the answer; past them the request fails (a hang). Default: no limit. */
+  readonly timeout?: number;
 }
 
 /** Talks HTTP to a real server, with the media types of one wire format as defaults. */
@@ -27,7 +29,12 @@ export class HttpClient {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = this.mediaType;
     }
-    const res = await fetch(`${this.origin}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await fetch(`${this.origin}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      ...(options.timeout !== undefined ? { signal: AbortSignal.timeout(options.timeout) } : {}),
+    });
     const text = await res.text();
     let parsed: unknown;
     try {

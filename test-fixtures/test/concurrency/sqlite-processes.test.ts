@@ -3,10 +3,10 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../faults/private-server.js';
 
 /**
  * SQLite written by several processes (the conformance target's `--workers 2`): one waits for the other's
@@ -21,10 +21,7 @@ const MEDIA = 'application/vnd.api+json';
 
   it('every answer is a success or a 503, and every created row is there', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'colapi-workers-'));
-    const probe = createServer().listen(0, '127.0.0.1');
-    await once(probe, 'listening');
-    const { port } = probe.address() as { port: number };
-    await new Promise((r) => probe.close(r));
+    const port = await freePort();
     const file = join(dir, 'db.sqlite');
     const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'test-fixtures/src/serve.ts', '--workers', '2'], {
       cwd: ROOT,

@@ -11,28 +11,17 @@ import { Ledger, lostUpdate } from './ledger.js';
  */
 const CLIENTS = 32;
 const SECONDS = Number(process.env.CONCURRENCY_SECONDS) || (process.env.CI === 'true' ? 30 : 10);
-const MEDIA = 'application/vnd.api+json';
 
 async function call(t: TestTarget, ledger: Ledger, method: string, path: string, body?: unknown): Promise<{ ok: boolean; body: any; start: number; end: number }> {
   const start = performance.now();
-  let status = 0;
-  let text = '';
-  try {
-    const res = await fetch(`${t.target.origin}${path}`, {
-      method,
-      headers: { accept: MEDIA, ...(body ? { 'content-type': MEDIA } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(15_000),
-    });
-    status = res.status;
-    text = await res.text();
-  } catch (error) {
-    ledger.problems.push(`${method} ${path}: no answer (${(error as Error).message})`);
-  }
+  const res = await t.http.request(method, path, { body, timeout: 15_000 }).catch((error: Error) => {
+    ledger.problems.push(`${method} ${path}: no answer (${error.message})`);
+    return { status: 0, text: '', body: undefined };
+  });
   const end = performance.now();
-  ledger.count(status);
-  if (status >= 400 && status !== 503) ledger.problems.push(`${method} ${path}: ${status} ${text.slice(0, 200)}`);
-  return { ok: status >= 200 && status < 300, body: text ? JSON.parse(text) : undefined, start, end };
+  ledger.count(res.status);
+  if (res.status >= 400 && res.status !== 503) ledger.problems.push(`${method} ${path}: ${res.status} ${res.text.slice(0, 200)}`);
+  return { ok: res.status >= 200 && res.status < 300, body: res.body, start, end };
 }
 
 const resource = (type: string, attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}) => ({

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { freePort } from './private-server.js';
 
 /**
  * The conformance target started on a database it cannot reach or open stops at once with one clear line on
@@ -10,19 +10,11 @@ import { expect } from 'chai';
  */
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 async function serve(url: string): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = performance.now();
   const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'test-fixtures/src/serve.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, PORT: String(await closedPort()) },
+    env: { ...process.env, DATABASE_URL: url, PORT: String(await freePort()) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -38,8 +30,8 @@ async function serve(url: string): Promise<{ code: number | null; stdout: string
 describe('database faults: a database that is down at start', function () {
   this.timeout(60_000);
   const CASES: [string, () => Promise<string>, RegExp][] = [
-    ['PostgreSQL', async () => `postgres://root:secret@127.0.0.1:${await closedPort()}/test`, /cannot reach the database at postgres:\/\/root:\*\*\*@127\.0\.0\.1:\d+\/test: .*ECONNREFUSED/],
-    ['MariaDB', async () => `mysql://root:secret@127.0.0.1:${await closedPort()}/test`, /cannot reach the database at mysql:\/\/root:\*\*\*@127\.0\.0\.1:\d+\/test: .*ECONNREFUSED/],
+    ['PostgreSQL', async () => `postgres://root:secret@127.0.0.1:${await freePort()}/test`, /cannot reach the database at postgres:\/\/root:\*\*\*@127\.0\.0\.1:\d+\/test: .*ECONNREFUSED/],
+    ['MariaDB', async () => `mysql://root:secret@127.0.0.1:${await freePort()}/test`, /cannot reach the database at mysql:\/\/root:\*\*\*@127\.0\.0\.1:\d+\/test: .*ECONNREFUSED/],
     ['SQLite in a folder that does not exist', async () => 'sqlite:/colapi-no-such-folder/x.sqlite', /cannot open the database at sqlite:\/colapi-no-such-folder\/x\.sqlite: /],
   ];
   for (const [what, url, expected] of CASES) {

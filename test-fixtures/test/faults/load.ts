@@ -1,3 +1,4 @@
+import { HttpClient } from '@colapi/test-fixtures/testing';
 import type { Knex } from 'knex';
 
 /**
@@ -12,24 +13,15 @@ export interface LoadResult {
   readonly problems: string[];
 }
 
-const MEDIA = 'application/vnd.api+json';
 const TAGS = [{ type: 'tag', id: '1' }, { type: 'tag', id: '2' }];
-
-async function call(origin: string, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
-  const res = await fetch(`${origin}${path}`, {
-    method,
-    headers: { accept: MEDIA, ...(body ? { 'content-type': MEDIA } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-    signal: AbortSignal.timeout(5000),
-  });
-  return { status: res.status, text: await res.text() };
-}
+const client = (origin: string) => new HttpClient(origin, 'application/vnd.api+json');
 
 /** Runs `clients` loops until `until()` or `maxRequests` in all; every request is bounded by 5 seconds. */
 export async function runLoad(origin: string, clients: number, until: () => boolean, maxRequests = 5000): Promise<LoadResult> {
   const result: LoadResult = { statuses: new Map(), created: [], problems: [] };
   let sent = 0;
-  const client = async (c: number) => {
+  const http = client(origin);
+  const loop = async (c: number) => {
     for (let n = 0; !until() && sent < maxRequests; n++) {
       sent++;
       const title = `fault-${c}-${n}`;
@@ -41,7 +33,7 @@ export async function runLoad(origin: string, clients: number, until: () => bool
             ? ['GET', '/api/article?include=tags,author&page[size]=20', undefined]
             : ['PATCH', '/api/article/1/relationships/tags', { data: TAGS }];
       try {
-        const res = await call(origin, method, path, body);
+        const res = await http.request(method, path, { body, timeout: 5000 });
         result.statuses.set(res.status, (result.statuses.get(res.status) ?? 0) + 1);
         if (res.status === 201) result.created.push(title);
         const ok = res.status < 300 || (res.status === 503 && /"status":"503"/.test(res.text));
@@ -51,7 +43,7 @@ export async function runLoad(origin: string, clients: number, until: () => bool
       }
     }
   };
-  await Promise.all(Array.from({ length: clients }, (_, c) => client(c)));
+  await Promise.all(Array.from({ length: clients }, (_, c) => loop(c)));
   return result;
 }
 
@@ -59,7 +51,7 @@ export async function runLoad(origin: string, clients: number, until: () => bool
 export async function recovery(origin: string, limit: number): Promise<number> {
   const started = performance.now();
   for (;;) {
-    const res = await call(origin, 'GET', '/api/article?page[size]=1').catch(() => ({ status: 0 }));
+    const res = await client(origin).get('/api/article?page[size]=1', { timeout: 5000 }).catch(() => ({ status: 0 }));
     const ms = performance.now() - started;
     if (res.status === 200) return ms;
     if (ms > limit) throw new Error(`the API still answers ${res.status} ${Math.round(ms)} ms after the database came back`);

@@ -23,7 +23,8 @@ export interface PrivateServer {
 
 export const canRunPrivateServers = (): boolean => process.getuid?.() === 0;
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on, for a server to take (or for a client to find closed). */
+export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };

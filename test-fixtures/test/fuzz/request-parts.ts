@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { fieldValue, hostileJson, hostileNumber, hostileString, nameFrom, rawJsonText, sometimes, typedValue } from './hostile.js';
+import { fieldValue, hostileNumber, hostileString, nameFrom, rawJsonText, sometimes, typedValue } from './hostile.js';
 import { COLUMNS, FIELD_PATHS, IDS, OPERATORS, RELATIONS, shapeOf } from './schema-names.js';
 
 /** The type behind each relationship name of the conformance target, for linkage that can succeed. */
