@@ -1,6 +1,6 @@
 import type { ColumnType } from '@colapi/schema';
-import { formatDateTime, formatTime } from '@colapi/query-ast';
 import type { Dialect } from '../dialect.js';
+import { decodeCommon } from './decode-common.js';
 
 const DDL: Record<ColumnType, string> = {
   integer: 'integer',
@@ -105,12 +105,9 @@ export const mysql: Dialect = {
     return column.type === 'datetime' && typeof value === 'string' ? value.replace('T', ' ') : value;
   },
   decodeValue(column, raw) {
-    if (raw === null || raw === undefined) return null;
+    const common = decodeCommon(column, raw);
+    if (common !== undefined) return common;
     switch (column.type) {
-      case 'datetime':
-        return formatDateTime(String(raw));
-      case 'time':
-        return formatTime(String(raw));
       case 'interval':
       case 'integer':
       case 'number':

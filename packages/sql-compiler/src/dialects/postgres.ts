@@ -1,7 +1,7 @@
 import type { ColumnType } from '@colapi/schema';
-import { formatDateTime, formatTime } from '@colapi/query-ast';
 import { createRequire } from 'node:module';
 import type { Dialect } from '../dialect.js';
+import { decodeCommon } from './decode-common.js';
 
 const OID = { int8: 20, numeric: 1700, date: 1082, time: 1083, timestamp: 1114, timestamptz: 1184, interval: 1186 };
 const asText = (s: string) => s;
@@ -94,12 +94,9 @@ export const postgres: Dialect = {
     return column.type === 'integer' && typeof value === 'number' ? knex.raw('cast(? as bigint)', [value]) : value;
   },
   decodeValue(column, raw) {
-    if (raw === null || raw === undefined) return null;
+    const common = decodeCommon(column, raw);
+    if (common !== undefined) return common;
     switch (column.type) {
-      case 'datetime':
-        return formatDateTime(String(raw));
-      case 'time':
-        return formatTime(String(raw));
       case 'interval':
         return Math.round(Number(raw));
       default:

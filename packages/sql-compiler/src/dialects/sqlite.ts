@@ -1,6 +1,6 @@
 import type { ColumnType } from '@colapi/schema';
-import { formatDateTime, formatTime } from '@colapi/query-ast';
 import type { Dialect } from '../dialect.js';
+import { decodeCommon } from './decode-common.js';
 import { likeToGlob } from '../like-pattern.js';
 
 const DDL: Record<ColumnType, string> = {
@@ -89,12 +89,9 @@ export const sqlite: Dialect = {
     return value;
   },
   decodeValue(column, raw) {
-    if (raw === null || raw === undefined) return null;
+    const common = decodeCommon(column, raw);
+    if (common !== undefined) return common;
     switch (column.type) {
-      case 'datetime':
-        return formatDateTime(String(raw));
-      case 'time':
-        return formatTime(String(raw));
       case 'boolean':
         return Boolean(raw);
       default:
