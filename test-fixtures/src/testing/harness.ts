@@ -40,7 +40,11 @@ export interface EachDatabaseOptions {
  * Declares the same suite once per tested database, each against a real conformance server on
  * 127.0.0.1. `t()` gives the running target inside tests and hooks.
  */
-export function describeEachDatabase(title: string, body: (t: () => TestTarget) => void, options: EachDatabaseOptions = {}): void {
+export function describeEachDatabase(
+  title: string,
+  body: (t: () => TestTarget, kind: DatabaseKind) => void,
+  options: EachDatabaseOptions = {},
+): void {
   const format = options.format ?? 'jsonapi';
   for (const kind of testedKinds()) {
     describe(`${title} [${kind}]`, function () {
@@ -74,9 +78,17 @@ export function describeEachDatabase(title: string, body: (t: () => TestTarget) 
       body(() => {
         if (!current) throw new Error('the target is not started');
         return current;
-      });
+      }, kind);
     });
   }
+}
+
+/**
+ * Declares a test only where it applies (a dialect feature): an inapplicable case is left out, not reported
+ * as pending.
+ */
+export function itWhen(applies: boolean, title: string, fn: Mocha.AsyncFunc): void {
+  if (applies) it(title, fn);
 }
 
 /** Closes every server and drops every database this process made; registered as a root hook. */

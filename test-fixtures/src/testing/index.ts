@@ -2,6 +2,6 @@ export { ALL_KINDS, createTestDatabase, testedKinds, type DatabaseKind, type Tes
 export { resetTables, seed, STANDARD_DATA, type SeedData } from './seed.js';
 export { filterParam, HttpClient, type RequestOptions, type TestResponse } from './http-client.js';
 export { countQueries } from './query-counter.js';
-export { closeAllTargets, describeEachDatabase, type EachDatabaseOptions, type TestTarget } from './harness.js';
+export { closeAllTargets, describeEachDatabase, itWhen, type EachDatabaseOptions, type TestTarget } from './harness.js';
 export { tableDigest } from './digest.js';
 export { findLeak, stringsOf } from './leaks.js';
