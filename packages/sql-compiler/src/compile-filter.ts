@@ -1,7 +1,7 @@
 import type { ColumnSchema, ModelSchema } from '@colapi/schema';
 import { ApiError, NETWORK_OPERATORS, isNow, type Filter, type ScalarValue } from '@colapi/query-ast';
 import type { Knex } from 'knex';
-import { comparableExpression, correlatedTarget, fieldColumn, fieldExpression, targetModel, type CompileContext } from './field-expression.js';
+import { comparableExpression, fieldColumn, fieldExpression, targetModel, type CompileContext } from './field-expression.js';
 
 const COMPARISON: Record<string, string> = { eq: '=', ne: '<>', gt: '>', lt: '<', ge: '>=', le: '<=' };
 
@@ -56,11 +56,24 @@ export function compileFilter(ctx: CompileContext, model: ModelSchema, alias: st
       throw new Error(`no SQL for operator ${filter.op}`);
     }
     case 'relation': {
+      // `own in (select … where filter)` rather than a correlated `exists`: SQLite and MySQL can then start
+      // from the few target rows the filter keeps and reach the owners through the foreign key's index,
+      // instead of probing the target once per owner row. No filter negates a relation filter, so a null
+      // join column (unknown under `in`, false under `exists`) selects nothing either way.
       const rel = model.relationships.get(filter.relation)!;
-      const { qb, alias: inner } = correlatedTarget(ctx, rel, alias);
-      if (filter.filter) qb.whereRaw('?', [compileFilter(ctx, targetModel(ctx, rel), inner, filter.filter)]);
-      // knex puts a subquery binding in parentheses itself; SQLite refuses `exists ((…))`.
-      return knex.raw('exists ?', [qb.select(knex.raw('1'))]);
+      const target = targetModel(ctx, rel);
+      const join = rel.join;
+      const inner = ctx.aliases.next();
+      const qb = knex.from({ [inner]: target.table });
+      let meets = `${inner}.${join.targetColumn}`;
+      if (join.kind === 'through') {
+        const j = ctx.aliases.next();
+        qb.join({ [j]: join.through.table }, `${j}.${join.through.targetColumn}`, `${inner}.${join.targetColumn}`);
+        meets = `${j}.${join.through.ownColumn}`;
+      }
+      if (filter.filter) qb.whereRaw('?', [compileFilter(ctx, target, inner, filter.filter)]);
+      // knex puts a subquery binding in parentheses itself.
+      return knex.raw('?? in ?', [`${alias}.${join.ownColumn}`, qb.select(meets)]);
     }
   }
 }
