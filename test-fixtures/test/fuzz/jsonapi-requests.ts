@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { FuzzRequest } from './fuzz-request.js';
 import { hostileJson, hostileString, nameFrom, rawJsonText, typedValue } from './hostile.js';
 import { mutated } from './mutate.js';
-import { callback, filterTree, headers, id, jsonText, method, pageNumber, RELATION_TARGET, strayPath } from './request-parts.js';
+import { callback, filterTree, id, jsonText, method, pageNumber, RELATION_TARGET, requestOf, strayPath } from './request-parts.js';
 import { COLLECTIONS, COLUMNS, FIELD_PATHS, FUNCTIONS, RELATIONS, shapeOf, WRITABLE } from './schema-names.js';
 
 const MEDIA = 'application/vnd.api+json';
@@ -86,18 +86,7 @@ function resourceBody(collection: string, resourceId?: string): fc.Arbitrary<str
   return fc.oneof({ weight: 12, arbitrary: mutated(fc.record({ data })).map((b) => JSON.stringify(b) ?? '') }, { weight: 1, arbitrary: rawJsonText });
 }
 
-function request(method: fc.Arbitrary<string>, segments: fc.Arbitrary<string[]>, q: fc.Arbitrary<[string, string][]>, body?: fc.Arbitrary<string | undefined>): fc.Arbitrary<FuzzRequest> {
-  return fc
-    .record({
-      method,
-      segments,
-      query: q,
-      headers: headers(MEDIA, !!body),
-      body: body ?? fc.constant(undefined),
-      trailingSlash: fc.oneof({ weight: 30, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-    })
-    .map(({ body: b, ...rest }) => (b === undefined ? rest : { ...rest, body: b }));
-}
+const request = requestOf(MEDIA);
 
 const collection = nameFrom(COLLECTIONS);
 const writable = nameFrom(WRITABLE);

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { FuzzRequest } from './fuzz-request.js';
 import { fieldValue, hostileNumber, hostileString, nameFrom, rawJsonText, sometimes, typedValue } from './hostile.js';
 import { COLUMNS, FIELD_PATHS, IDS, OPERATORS, RELATIONS, shapeOf } from './schema-names.js';
 
@@ -116,3 +117,23 @@ export function method(own: readonly string[]): fc.Arbitrary<string> {
 
 /** Path segments that name nothing, or something by accident. */
 export const strayPath: fc.Arbitrary<string[]> = fc.array(fc.oneof(hostileString, fc.constantFrom('api', 'eval', 'relationships', 'person', '1')), { minLength: 0, maxLength: 6 });
+
+/** A request of one format: its method, path, query and body arbitraries, with the format's headers. */
+export function requestOf(mediaType: string) {
+  return (
+    method: fc.Arbitrary<string>,
+    segments: fc.Arbitrary<string[]>,
+    q: fc.Arbitrary<[string, string][]>,
+    body?: fc.Arbitrary<string | undefined>,
+  ): fc.Arbitrary<FuzzRequest> =>
+    fc
+      .record({
+        method,
+        segments,
+        query: q,
+        headers: headers(mediaType, !!body),
+        body: body ?? fc.constant(undefined),
+        trailingSlash: fc.oneof({ weight: 30, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+      })
+      .map(({ body: b, ...rest }) => (b === undefined ? rest : { ...rest, body: b }));
+}
