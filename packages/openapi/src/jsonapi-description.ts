@@ -1,5 +1,6 @@
 import type { CollectionSchema, HttpMethod } from '@colapi/schema';
-import { AGGREGATE_FUNCTIONS, ALL_OPERATOR_SPELLINGS, type RouteKind } from '@colapi/query-ast';
+import { AGGREGATE_FUNCTIONS, ALL_OPERATOR_SPELLINGS } from '@colapi/query-ast';
+import { jsonApiFormat } from '@colapi/format-jsonapi';
 import type { BuildContext, FormatDescription, OpenApiObject } from './build-context.js';
 import { filterSchema, functionSchema } from './filter-schema.js';
 import * as s from './jsonapi-schemas.js';
@@ -8,15 +9,8 @@ import type { RouteEntry } from './routes.js';
 
 const MEDIA = 'application/vnd.api+json';
 
-/** The methods of each kind of path in Format A, as its server routes them. */
-const METHODS: Record<RouteKind, readonly HttpMethod[]> = {
-  collection: ['GET', 'POST'],
-  resource: ['GET', 'PATCH', 'DELETE'],
-  related: ['GET'],
-  'related-item': ['GET'],
-  relationship: ['GET', 'PATCH', 'POST', 'DELETE'],
-  evaluate: ['GET'],
-};
+/** The methods of each kind of path: those the Format A server itself routes. */
+const routedMethods = jsonApiFormat().methodsFor;
 
 /** The collections a request on `collection` may name in fields[…] and include: itself and what it reaches. */
 function reachable(collection: CollectionSchema, ctx: BuildContext): CollectionSchema[] {
@@ -141,6 +135,6 @@ export const JSONAPI_DESCRIPTION: FormatDescription = {
   name: 'jsonapi',
   summary: `Documents follow JSON:API 1.0 (${MEDIA}); requests send Accept: ${MEDIA}, and Content-Type: ${MEDIA} with a body.`,
   mediaType: MEDIA,
-  methodsFor: (kind) => METHODS[kind],
+  methodsFor: (kind) => routedMethods(kind),
   operation,
 };
