@@ -2,6 +2,7 @@ import type { ColumnType } from '@colapi/schema';
 import type { Dialect } from '../dialect.js';
 import { decodeCommon } from './decode-common.js';
 import { likeToGlob } from '../like-pattern.js';
+import { ENTRY_POINT, interruptExtension, TIMEOUT_FUNCTION } from './sqlite-interrupt.js';
 
 const DDL: Record<ColumnType, string> = {
   integer: 'integer',
@@ -23,9 +24,31 @@ function filename(url: string): string {
 }
 
 interface SqliteConnection {
+  readonly inTransaction: boolean;
   pragma(source: string): unknown;
   function(name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown): unknown;
   prepare(source: string): unknown;
+  loadExtension(path: string, entryPoint?: string): unknown;
+}
+
+/** What knex's better-sqlite3 client uses of a statement. */
+const NOTHING_TO_ROLL_BACK = {
+  reader: false,
+  safeIntegers() {
+    return this;
+  },
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+};
+
+/**
+ * SQLite rolls a transaction back by itself when a write in it is interrupted (the statement timeout) or
+ * fails for want of disk or memory. knex's ROLLBACK then fails with "no transaction is active", and that
+ * error replaces the one that caused it (a timeout would answer 500 instead of 503). With no transaction
+ * open, a ROLLBACK has nothing left to do, so it does nothing.
+ */
+function rollbackOnlyWhatIsOpen(conn: SqliteConnection): void {
+  const prepare = conn.prepare.bind(conn);
+  conn.prepare = (source) => (!conn.inTransaction && /^\s*rollback\b/i.test(source) ? NOTHING_TO_ROLL_BACK : prepare(source));
 }
 
 /** Statements kept per connection; the SQL of a statement depends only on the shape of a request. */
@@ -55,9 +78,13 @@ export const sqlite: Dialect = {
   schemes: ['sqlite:', 'file:'],
   returning: true,
   knexConfig(url, options = {}) {
-    // better-sqlite3 runs each statement synchronously and cannot interrupt one: a time limit can only bound
-    // the wait for a lock another connection holds (then SQLITE_BUSY, retried once, then 503).
-    const busyTimeout = options.statementTimeout ?? 5000;
+    // The statement timeout bounds both the wait for a lock another connection holds (busy_timeout: then
+    // SQLITE_BUSY, retried once, then 503) and the running statement itself: better-sqlite3 cannot interrupt
+    // one, so an extension of ours does (SQLITE_INTERRUPT, 503). It is built now, so that a missing C
+    // compiler fails connect() rather than every query.
+    const { statementTimeout } = options;
+    const busyTimeout = statementTimeout ?? 5000;
+    const extension = statementTimeout === undefined ? undefined : interruptExtension();
     return {
       client: 'better-sqlite3',
       connection: { filename: filename(url) },
@@ -70,9 +97,14 @@ export const sqlite: Dialect = {
             conn.pragma('foreign_keys = ON');
             conn.pragma(`busy_timeout = ${busyTimeout}`);
             conn.pragma('journal_mode = WAL');
+            if (extension !== undefined) {
+              conn.loadExtension(extension, ENTRY_POINT);
+              (conn.prepare(`select ${TIMEOUT_FUNCTION}(?)`) as { get(ms: number): unknown }).get(statementTimeout!);
+            }
             // SQLite's lower() folds ASCII only; this folds all of Unicode, as the other dialects do.
             conn.function('colapi_lower', { deterministic: true }, (v) => (typeof v === 'string' ? v.toLowerCase() : v));
             cacheStatements(conn);
+            rollbackOnlyWhatIsOpen(conn);
             done(null, conn);
           } catch (err) {
             done(err, conn);
