@@ -65,6 +65,14 @@ export interface Dialect {
    * where the database does not do so itself (PostgreSQL's sequences). Runs in the writing transaction.
    */
   advanceKey?(knex: Knex, table: string, key: string): Promise<void>;
+  /**
+   * One value holding the keys `from` selects (a query correlated to an owner row), as text in key order:
+   * the linkage of a relationship read in the owner's own query instead of a query of its own. Undefined
+   * where the database cannot aggregate so; linkage then takes one query per relationship.
+   */
+  keyList?(knex: Knex, from: Knex.QueryBuilder, key: string): Knex.Raw;
+  /** The keys in what `keyList` gave. */
+  decodeKeyList?(raw: unknown): string[];
   /** A planner estimate of the rows of a table, for `total: 'estimated'`. */
   estimateRows?(knex: Knex, table: string): Promise<number | undefined>;
   /** True when INSERT … RETURNING gives back the new key. */

@@ -84,9 +84,10 @@ export const mysql: Dialect = {
       pool: {
         min: 0,
         max: 10,
-        // Strict mode everywhere: a bad value is an error, never a silent truncation.
+        // Strict mode everywhere: a bad value is an error, never a silent truncation. Linkage lists are
+        // group_concat results (keyList), which MySQL would cut at 1,024 bytes by default.
         afterCreate(conn: MysqlConnection, done: (err: unknown, conn: unknown) => void) {
-          conn.query("set session sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00'", (err) => {
+          conn.query("set session sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00', group_concat_max_len = 67108864", (err) => {
             if (err || statementTimeout === undefined) done(err, conn);
             else setStatementTimeout(conn, statementTimeout, (e) => done(e, conn));
           });
@@ -144,6 +145,12 @@ export const mysql: Dialect = {
     if (type === 'time') return knex.raw('CURRENT_TIME(6)');
     return knex.raw(value.fn === 'CURRENT_DATE' ? 'CURRENT_DATE' : 'CURRENT_TIMESTAMP(6)');
   },
+  keyList(knex, from, key) {
+    // JSON text built by hand: MySQL's json_arrayagg takes no ORDER BY (MariaDB's does), group_concat does on both.
+    const list = "concat('[', coalesce(group_concat(json_quote(cast(?? as char)) order by ?? separator ','), ''), ']')";
+    return knex.raw('?', [from.select(knex.raw(list, [key, key]))]);
+  },
+  decodeKeyList: (raw) => JSON.parse(String(raw)) as string[],
   ddlType: (type) => DDL[type],
   classifyError(error) {
     const errno = (error as { errno?: unknown })?.errno;

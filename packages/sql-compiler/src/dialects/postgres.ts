@@ -122,6 +122,11 @@ export const postgres: Dialect = {
     if (type === 'time') return knex.raw('LOCALTIME');
     return knex.raw(value.fn === 'CURRENT_DATE' ? 'CURRENT_DATE' : 'LOCALTIMESTAMP');
   },
+  keyList(knex, from, key) {
+    // A text[] the driver parses into strings; array() keeps the subquery's order.
+    return knex.raw('array(?)', [from.select(knex.raw('cast(?? as text)', [key])).orderBy(key)]);
+  },
+  decodeKeyList: (raw) => raw as string[],
   ddlType: (type) => DDL[type],
   classifyError(error) {
     const code = (error as { code?: unknown })?.code;
