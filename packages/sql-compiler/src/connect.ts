@@ -12,8 +12,11 @@ export interface ConnectOptions extends Partial<Knex.Config> {
   /**
    * Longest time, in milliseconds, one statement may run before the database cancels it (the server answers
    * 503). PostgreSQL: `statement_timeout`; MariaDB `max_statement_time` (MySQL `max_execution_time`, which
-   * bounds SELECTs only); SQLite cannot interrupt a running statement, so there it bounds only the wait for a
-   * lock held by another connection (`busy_timeout`). Default: no limit (SQLite's lock wait: 5 seconds).
+   * bounds SELECTs only); SQLite: a watchdog thread per connection calls `sqlite3_interrupt()`
+   * (SQLITE_INTERRUPT), from an extension of this package that is compiled with the machine's C compiler
+   * (`cc`, or `CC`) at the first connect() that asks for it, then cached; without a compiler connect() throws.
+   * On SQLite it also bounds the wait for a lock another connection holds (`busy_timeout`). Default: no
+   * limit (SQLite's lock wait: 5 seconds).
    */
   readonly statementTimeout?: number;
 }

@@ -59,14 +59,17 @@ function failure(reason: string): Error {
  * cannot be built: a timeout that silently did nothing would be worse than none.
  */
 export function interruptExtension(): string {
-  if (process.platform === 'win32') throw failure('Windows is not supported (the extension uses POSIX threads)');
-  const headers = sqliteHeaders();
+  if (process.platform === 'win32') {
+    throw new Error('statementTimeout on SQLite is not supported on Windows (its interrupt extension uses POSIX threads); leave statementTimeout out');
+  }
   const root = cacheRoot();
   const memo = built.get(root);
   if (memo) return memo;
+  let headers: string;
   let source: Buffer;
   let header: Buffer;
   try {
+    headers = sqliteHeaders();
     source = readFileSync(SOURCE);
     header = Buffer.concat([readFileSync(join(headers, 'sqlite3ext.h')), readFileSync(join(headers, 'sqlite3.h'))]);
   } catch (error) {
