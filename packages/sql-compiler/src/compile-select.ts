@@ -3,7 +3,7 @@ import type { Filter, ReadQuery } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
 import type { Dialect } from './dialect.js';
-import { comparableExpression, targetModel, type CompileContext } from './field-expression.js';
+import { comparableExpression, correlatedTarget, targetModel, type CompileContext } from './field-expression.js';
 
 /** Restricts the rows of `alias` to those related to one owner row: `/person/1/articles`. */
 export interface ScopeSql {
@@ -41,6 +41,23 @@ export function selectColumns(ctx: CompileContext, model: ModelSchema, alias: st
   if (compiled.bindings.length > 0) return columns;
   byAlias.set(alias, compiled.sql);
   return [ctx.knex.raw(compiled.sql)];
+}
+
+/** The column of a row that carries the linkage of one of its relationships (`links` of the compile functions). */
+export function linkColumn(relationship: string): string {
+  return `__colapi_link_${relationship}`;
+}
+
+/**
+ * Adds, per relationship, a column holding the keys of the related rows (the dialect's keyList): the
+ * linkage comes with the rows instead of costing a query (and a round trip) per relationship.
+ */
+function selectLinks(ctx: CompileContext, qb: Knex.QueryBuilder, alias: string, links: readonly RelationshipSchema[]): void {
+  const { knex, dialect } = ctx;
+  for (const rel of links) {
+    const { qb: from, alias: t } = correlatedTarget(ctx, rel, alias);
+    qb.select(knex.raw('? as ??', [dialect.keyList!(knex, from, `${t}.${targetModel(ctx, rel).key}`), linkColumn(rel.name)]));
+  }
 }
 
 function applyScope(ctx: CompileContext, qb: Knex.QueryBuilder, alias: string, scope: ScopeSql): void {
@@ -81,11 +98,18 @@ function restrict(ctx: CompileContext, qb: Knex.QueryBuilder, model: ModelSchema
  * The rows and the total of a list read. Grouping keeps one row per distinct value: the one with the
  * smallest key, so the answer is the same on every dialect.
  */
-export function compileList(ctx: CompileContext, collection: CollectionSchema, query: ReadQuery, scope?: ScopeSql): ListSql {
+export function compileList(
+  ctx: CompileContext,
+  collection: CollectionSchema,
+  query: ReadQuery,
+  scope?: ScopeSql,
+  links: readonly RelationshipSchema[] = [],
+): ListSql {
   const { knex, dialect } = ctx;
   const model = collection.model;
   const t0 = ctx.aliases.next();
   const rows = knex.from({ [t0]: model.table }).select(selectColumns(ctx, model, t0));
+  selectLinks(ctx, rows, t0, links);
   let count: Knex.QueryBuilder;
   if (query.group.length > 0) {
     const g = ctx.aliases.next();
@@ -115,9 +139,16 @@ export function compileList(ctx: CompileContext, collection: CollectionSchema, q
 }
 
 /** Rows of a model by key, in key order. */
-export function compileByKeys(ctx: CompileContext, model: ModelSchema, keys: readonly unknown[], scope?: ScopeSql): Knex.QueryBuilder {
+export function compileByKeys(
+  ctx: CompileContext,
+  model: ModelSchema,
+  keys: readonly unknown[],
+  scope?: ScopeSql,
+  links: readonly RelationshipSchema[] = [],
+): Knex.QueryBuilder {
   const t = ctx.aliases.next();
   const qb = ctx.knex.from({ [t]: model.table }).select(selectColumns(ctx, model, t)).whereIn(`${t}.${model.key}`, keys as Knex.Value[]);
+  selectLinks(ctx, qb, t, links);
   if (scope) applyScope(ctx, qb, t, scope);
   return qb.orderBy(`${t}.${model.key}`, 'asc');
 }
@@ -127,13 +158,14 @@ export const OWNER_COLUMN = '__colapi_owner';
 /**
  * The targets of a relationship for many owners at once, each row tagged with the owner's join value in
  * `__colapi_owner`: one query per relationship, whatever the number of owners. With `full` false only the
- * target keys are read (linkage).
+ * target keys are read (linkage); with `full` true, `links` adds the linkage of the targets' relationships.
  */
 export function compileRelated(
   ctx: CompileContext,
   rel: RelationshipSchema,
   ownerValues: readonly unknown[],
   full: boolean,
+  links: readonly RelationshipSchema[] = [],
 ): Knex.QueryBuilder {
   const { knex } = ctx;
   const target = targetModel(ctx, rel);
@@ -154,5 +186,6 @@ export function compileRelated(
       ownerValues as Knex.Value[],
     );
   }
+  if (full) selectLinks(ctx, qb, t, links);
   return qb.orderBy(`${t}.${target.key}`, 'asc');
 }

@@ -5,7 +5,7 @@ import { compileFilter } from './compile-filter.js';
 import { compileDelete, compileInsert, compileInsertReturningRow, compileUpdate } from './compile-write.js';
 import type { Knex } from 'knex';
 import { Aliases } from './aliases.js';
-import { compileByKeys, compileList, compileRelated, type ListSql, type ScopeSql } from './compile-select.js';
+import { compileByKeys, compileList, compileRelated, linkColumn, type ListSql, type ScopeSql } from './compile-select.js';
 import type { Dialect } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
 import { rowDecoder, type Row } from './row-decoder.js';
@@ -26,16 +26,34 @@ export class SqlCompiler {
     return { knex: db, dialect: this.dialect, registry: this.registry, aliases: new Aliases() };
   }
 
-  list(collection: CollectionSchema, query: ReadQuery, scope?: ScopeSql, db?: Knex): ListSql {
-    return compileList(this.context(db), collection, query, scope);
+  /** `links`: relationships whose linkage the rows carry (`canLink`, `linkage`). */
+  list(collection: CollectionSchema, query: ReadQuery, scope?: ScopeSql, db?: Knex, links?: readonly RelationshipSchema[]): ListSql {
+    return compileList(this.context(db), collection, query, scope, links);
   }
 
-  byKeys(model: ModelSchema, keys: readonly unknown[], scope?: ScopeSql, db?: Knex): Knex.QueryBuilder {
-    return compileByKeys(this.context(db), model, keys, scope);
+  byKeys(model: ModelSchema, keys: readonly unknown[], scope?: ScopeSql, db?: Knex, links?: readonly RelationshipSchema[]): Knex.QueryBuilder {
+    return compileByKeys(this.context(db), model, keys, scope, links);
   }
 
-  related(rel: RelationshipSchema, ownerValues: readonly unknown[], full: boolean, db?: Knex): Knex.QueryBuilder {
-    return compileRelated(this.context(db), rel, ownerValues, full);
+  related(rel: RelationshipSchema, ownerValues: readonly unknown[], full: boolean, db?: Knex, links?: readonly RelationshipSchema[]): Knex.QueryBuilder {
+    return compileRelated(this.context(db), rel, ownerValues, full, links);
+  }
+
+  /**
+   * Whether the rows' own query can carry the linkage of `rel` (the dialect aggregates keys, and the target's
+   * key is an integer or text, whose text form is its id).
+   */
+  canLink(rel: RelationshipSchema): boolean {
+    if (!this.dialect.keyList) return false;
+    const target = this.registry.models.get(rel.target);
+    const type = target?.columns.get(target.key)?.type;
+    return type === 'integer' || type === 'string';
+  }
+
+  /** The linkage `links` put in a row, or undefined when the row does not carry it. */
+  linkage(rel: RelationshipSchema, raw: Row): string[] | undefined {
+    const value = raw[linkColumn(rel.name)];
+    return value === undefined ? undefined : this.dialect.decodeKeyList!(value);
   }
 
   insert(model: ModelSchema, values: Readonly<Record<string, unknown>>, db?: Knex): Knex.QueryBuilder {

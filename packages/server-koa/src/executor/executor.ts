@@ -1,4 +1,4 @@
-import type { CollectionSchema, Registry } from '@colapi/schema';
+import type { CollectionSchema, Registry, RelationshipSchema } from '@colapi/schema';
 import { ApiError, emptyReadQuery, type Operation, type OperationResult, type RelatedScope } from '@colapi/query-ast';
 import type { Row, ScopeSql, SqlCompiler } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
@@ -82,7 +82,7 @@ export class Executor {
     if (this.compiler.dialect.returning) [row] = (await this.compiler.insertReturningRow(model, op.write.values, db)) as Row[];
     else {
       const [key] = (await this.compiler.insert(model, op.write.values, db)) as unknown[];
-      row = await this.row(db, op.collection, String(key));
+      row = await this.row(db, op.collection, String(key), undefined, this.graph.links(op.collection, op.query));
     }
     const [resource] = await this.graph.load(db, op.collection, [row!], op.query);
     return { kind: 'resource', resource: resource!, created: true };
@@ -103,7 +103,7 @@ export class Executor {
 
   async create(trx: Knex, op: Op<'create'>): Promise<OperationResult> {
     const key = await this.writer.create(trx, op.collection, op.write, op.id);
-    const row = await this.row(trx, op.collection, String(key));
+    const row = await this.row(trx, op.collection, String(key), undefined, this.graph.links(op.collection, op.query));
     const [resource] = await this.graph.load(trx, op.collection, [row], op.query);
     return { kind: 'resource', resource: resource!, created: true };
   }
@@ -112,7 +112,7 @@ export class Executor {
     const before = await this.row(trx, op.collection, op.id);
     const key = before[op.collection.model.key];
     await this.writer.update(trx, op.collection, key, op.write);
-    const row = await this.row(trx, op.collection, op.id);
+    const row = await this.row(trx, op.collection, op.id, undefined, this.graph.links(op.collection, op.query));
     const [resource] = await this.graph.load(trx, op.collection, [row], op.query);
     return { kind: 'resource', resource: resource! };
   }
@@ -159,9 +159,10 @@ export class Executor {
     if (!found) throw ApiError.notFound(`${scope.owner.name} ${scope.ownerId} does not exist`);
   }
 
-  async row(db: Knex, collection: CollectionSchema, id: string, scope?: ScopeSql): Promise<Row> {
+  /** One row by its id, or 404; `links` as in SqlCompiler.byKeys. */
+  async row(db: Knex, collection: CollectionSchema, id: string, scope?: ScopeSql, links?: readonly RelationshipSchema[]): Promise<Row> {
     const key = keyValue(collection.model, id, collection.name);
-    const row = await this.compiler.byKeys(collection.model, [key], scope, db).first();
+    const row = await this.compiler.byKeys(collection.model, [key], scope, db, links).first();
     if (!row) {
       const where = scope ? ` among the ${scope.relationship.name} of ${scope.owner.name} ${String(scope.ownerKey)}` : '';
       throw ApiError.notFound(`${collection.name} ${id} does not exist${where}`);
@@ -176,7 +177,7 @@ export class Executor {
     const owner = op.scope ? this.ownerExists(db, op.scope, scope!) : undefined;
     // Awaited below; this only keeps a 404 from being an unhandled rejection when compiling fails first.
     owner?.catch(() => undefined);
-    const sql = this.compiler.list(collection, query, scope, db);
+    const sql = this.compiler.list(collection, query, scope, db, this.graph.links(collection, query));
     if (query.single) {
       await owner;
       const rows: Row[] = await sql.rows;
@@ -209,14 +210,15 @@ export class Executor {
 
   async fetch(db: Knex, op: Op<'fetch'>): Promise<OperationResult> {
     const scope = op.scope ? await this.scope(db, op.scope) : undefined;
-    const row = await this.row(db, op.collection, op.id, scope);
+    const row = await this.row(db, op.collection, op.id, scope, this.graph.links(op.collection, op.query));
     const [resource] = await this.graph.load(db, op.collection, [row], op.query);
     return { kind: 'resource', resource: resource! };
   }
 
   async fetchRelatedOne(db: Knex, op: Op<'fetch-related-one'>): Promise<OperationResult> {
     const scope = await this.scope(db, op.scope);
-    const rows: Row[] = await this.compiler.list(op.collection, { ...emptyReadQuery(), paging: { offset: 0, limit: 1 } }, scope, db).rows;
+    const page = { ...emptyReadQuery(), paging: { offset: 0, limit: 1 } };
+    const rows: Row[] = await this.compiler.list(op.collection, page, scope, db, this.graph.links(op.collection, op.query)).rows;
     const resources = await this.graph.load(db, op.collection, rows, op.query);
     return { kind: 'resource', resource: resources[0] ?? null };
   }

@@ -1,9 +1,11 @@
-import type { CollectionSchema, Registry } from '@colapi/schema';
+import type { CollectionSchema, Registry, RelationshipSchema } from '@colapi/schema';
 import type { Linkage, ReadQuery, ResourceNode } from '@colapi/query-ast';
 import { OWNER_COLUMN, type Row, type SqlCompiler } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 
 interface MutableNode extends ResourceNode {
+  /** The row as the driver gave it: it may carry linkage (`SqlCompiler.linkage`). */
+  readonly raw: Row;
   readonly linkage: Map<string, Linkage>;
   readonly included: Map<string, ResourceNode | null | readonly ResourceNode[]>;
 }
@@ -36,7 +38,27 @@ export class ResourceGraph {
   node(collection: CollectionSchema, raw: Row): MutableNode {
     const values = this.compiler.decode(collection.model, raw);
     for (const [name, v] of collection.virtualAttributes) values[name] = v.compute(values);
-    return { collection, id: String(values[collection.model.key]), values, linkage: new Map(), included: new Map() };
+    return { collection, id: String(values[collection.model.key]), raw, values, linkage: new Map(), included: new Map() };
+  }
+
+  /**
+   * The relationships whose linkage the query of the rows should carry, for a read of `collection` with
+   * `query`: those shown and not included (an include reads the related rows anyway), except a foreign key
+   * to the target's key, which is its own linkage.
+   */
+  links(collection: CollectionSchema, query: Pick<ReadQuery, 'fields' | 'include'>): RelationshipSchema[] {
+    return this.linksOf(collection, query, includeTree(query.include));
+  }
+
+  private linksOf(collection: CollectionSchema, query: Pick<ReadQuery, 'fields'>, tree: IncludeTree): RelationshipSchema[] {
+    const fieldset = query.fields[collection.name];
+    const out: RelationshipSchema[] = [];
+    for (const [name, rel] of collection.relationships) {
+      if (tree.has(name) || (fieldset && !fieldset.includes(name))) continue;
+      if (rel.join.kind === 'belongs-to' && rel.join.targetColumn === this.registry.target(rel).model.key) continue;
+      if (this.compiler.canLink(rel)) out.push(rel);
+    }
+    return out;
   }
 
   /** Nodes for rows of `collection`, with linkage of the shown relationships and the requested includes. */
@@ -82,8 +104,17 @@ export class ResourceGraph {
       }
       return;
     }
+    if (!subtree) {
+      // The rows' own query carried the linkage (`links`): no query of its own.
+      const lists = nodes.map((n) => this.compiler.linkage(rel, n.raw));
+      if (lists.every((ids) => ids !== undefined)) {
+        nodes.forEach((node, i) => node.linkage.set(name, rel.cardinality === 'many' ? lists[i]! : (lists[i]![0] ?? null)));
+        return;
+      }
+    }
     const owners = [...new Set(nodes.map((n) => n.values[join.ownColumn]).filter((v) => v !== null && v !== undefined))];
-    const rows: Row[] = owners.length ? await this.compiler.related(rel, owners, !!subtree, db) : [];
+    const links = subtree ? this.linksOf(target, query, subtree) : [];
+    const rows: Row[] = owners.length ? await this.compiler.related(rel, owners, !!subtree, db, links) : [];
     const byOwner = new Map<string, Row[]>();
     for (const row of rows) {
       const k = String(row[OWNER_COLUMN]);
