@@ -19,17 +19,16 @@
  * The state lives as long as that function: SQLite calls its destructor when the connection closes,
  * after every statement is finalized and before the extension is unloaded.
  *
- * Known gaps, all on paths colapi does not take: a statement retried after SQLITE_SCHEMA runs untimed
- * (SQLite reports no new start for the retry); a statement whose own text starts with "-- " is taken for
- * a nested one when it follows a statement that never reported its end (SQLite's schema reload reports a
- * start and no end), and is timed from that earlier start.
+ * Known gaps, all rare: a statement retried after SQLITE_SCHEMA runs untimed (SQLite reports no new start
+ * for the retry). SQLite's schema reload, run inside sqlite3_prepare(), reports a start and no end; the
+ * statement prepared starts right after and takes over the clock, but when that prepare fails, the idle
+ * connection is interrupted once at the stale deadline (cleared at the next start as above), and a next
+ * statement whose own text starts with "-- " is taken for a nested one and timed from the stale start.
  */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
-#include <errno.h>
 #include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
