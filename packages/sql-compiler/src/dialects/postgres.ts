@@ -63,6 +63,34 @@ const ERRORS: Record<string, ReturnType<Dialect['classifyError']>> = {
   '08006': 'unavailable',
 };
 
+/** Distinct statement texts given a name, per process; past this many, statements run unnamed. */
+const NAMED_STATEMENTS = 1000;
+const statementNames = new Map<string, string>();
+
+interface PgConnection {
+  query(config: unknown, ...rest: unknown[]): unknown;
+}
+
+/**
+ * Planning is most of what a small query costs PostgreSQL, and the text of a statement depends only on the
+ * shape of a request. A named statement is parsed and planned once per connection and then only bound and
+ * run, so each connection names the statements it sends. node-postgres remembers every name a connection
+ * prepared and has no way to forget one, hence the bound on distinct texts rather than an eviction. A
+ * statement without parameters stays on the simple protocol: one message, no bind.
+ */
+function nameStatements(conn: PgConnection): void {
+  const query = conn.query.bind(conn);
+  conn.query = (config, ...rest) => {
+    const c = config as { text?: unknown; values?: unknown[]; name?: unknown } | null;
+    if (c && typeof c === 'object' && typeof c.text === 'string' && c.name === undefined && c.values?.length) {
+      let name = statementNames.get(c.text);
+      if (name === undefined && statementNames.size < NAMED_STATEMENTS) statementNames.set(c.text, (name = `colapi_${statementNames.size + 1}`));
+      if (name !== undefined) config = { ...c, name };
+    }
+    return query(config, ...rest);
+  };
+}
+
 /** The messages node-postgres gives a query on a connection that died under it or before it. */
 const LOST_CONNECTION = /Connection terminated|Client has encountered a connection error and is not queryable|Client was closed and is not queryable/;
 
@@ -77,7 +105,14 @@ export const postgres: Dialect = {
     return {
       client: 'pg',
       connection: { connectionString: url, types: typeParsers(), ...timeout } as never,
-      pool: { min: 0, max: 10 },
+      pool: {
+        min: 0,
+        max: 10,
+        afterCreate(conn: PgConnection, done: (err: unknown, conn: unknown) => void) {
+          nameStatements(conn);
+          done(null, conn);
+        },
+      },
     };
   },
   readColumn(knex, ref, column) {
