@@ -96,7 +96,10 @@ function restrict(ctx: CompileContext, qb: Knex.QueryBuilder, model: ModelSchema
 
 /**
  * The rows and the total of a list read. Grouping keeps one row per distinct value: the one with the
- * smallest key, so the answer is the same on every dialect.
+ * smallest key, so the answer is the same on every dialect. `links` as in compileByKeys, except past the
+ * first page: PostgreSQL computes the select list of the rows an offset skips too, and a page that selected
+ * its keys first would cost more to plan than the linkage queries cost to run. Those rows come without
+ * linkage, which then takes a query per relationship.
  */
 export function compileList(
   ctx: CompileContext,
@@ -109,7 +112,7 @@ export function compileList(
   const model = collection.model;
   const t0 = ctx.aliases.next();
   const rows = knex.from({ [t0]: model.table }).select(selectColumns(ctx, model, t0));
-  selectLinks(ctx, rows, t0, links);
+  if (query.single || query.paging.offset === 0) selectLinks(ctx, rows, t0, links);
   let count: Knex.QueryBuilder;
   if (query.group.length > 0) {
     const g = ctx.aliases.next();
