@@ -11,12 +11,31 @@ export interface PagingLinks {
 /** Percent-encodes a parameter name but keeps its brackets readable: `page[number]`, as JSON:API writes it. */
 const encodeName = (name: string) => encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']');
 
-function pageUrl(url: URL, number: number, size: number): string {
-  const params = new URLSearchParams(url.search);
-  params.set('page[number]', String(number));
-  params.set('page[size]', String(size));
-  const query = [...params].map(([k, v]) => `${encodeName(k)}=${encodeURIComponent(v)}`).join('&');
-  return `${url.origin}${url.pathname}?${query}`;
+/**
+ * The URL of another page of the same request: `page[number]` and `page[size]` set as URLSearchParams.set
+ * would (the first in place, later ones dropped, appended when absent), every other parameter kept. The
+ * query is taken apart and encoded once for all the links of a document.
+ */
+function pageUrls(url: URL): (number: number, size: number) => string {
+  const prefix = `${url.origin}${url.pathname}?`;
+  const pairs = [...new URLSearchParams(url.search)].map(([k, v]) => [k, `${encodeName(k)}=${encodeURIComponent(v)}`] as const);
+  return (number, size) => {
+    const parts: string[] = [];
+    let numberSet = false;
+    let sizeSet = false;
+    for (const [name, text] of pairs) {
+      if (name === 'page[number]') {
+        if (!numberSet) parts.push(`page[number]=${number}`);
+        numberSet = true;
+      } else if (name === 'page[size]') {
+        if (!sizeSet) parts.push(`page[size]=${size}`);
+        sizeSet = true;
+      } else parts.push(text);
+    }
+    if (!numberSet) parts.push(`page[number]=${number}`);
+    if (!sizeSet) parts.push(`page[size]=${size}`);
+    return prefix + parts.join('&');
+  };
 }
 
 /**
@@ -28,11 +47,12 @@ export function pagingLinks(url: URL, paging: Paging, total: number | undefined,
   const number = paging.number ?? 1;
   const last = total === undefined ? undefined : Math.max(1, Math.ceil(total / size));
   const hasNext = last === undefined ? returned >= size : number < last;
+  const pageUrl = pageUrls(url);
   return {
     self: url.toString(),
-    first: pageUrl(url, 1, size),
-    last: last === undefined ? null : pageUrl(url, last, size),
-    prev: number > 1 ? pageUrl(url, Math.min(number - 1, last ?? number - 1), size) : null,
-    next: hasNext ? pageUrl(url, number + 1, size) : null,
+    first: pageUrl(1, size),
+    last: last === undefined ? null : pageUrl(last, size),
+    prev: number > 1 ? pageUrl(Math.min(number - 1, last ?? number - 1), size) : null,
+    next: hasNext ? pageUrl(number + 1, size) : null,
   };
 }
