@@ -8,22 +8,40 @@ import type { CompileContext } from './field-expression.js';
 /** SQL of each whitelisted function; nothing else can reach the statement. */
 const SQL: Readonly<Record<string, string>> = { avg: 'avg', sum: 'sum', count: 'count', min: 'min', max: 'max' };
 
-/** One row holding `f0`, `f1`, … : the functions over every row the filter matches. */
-export function compileAggregate(ctx: CompileContext, model: ModelSchema, functions: readonly FunctionCall[], filter?: Filter): Knex.QueryBuilder {
-  const t = ctx.aliases.next();
-  const qb = ctx.knex.from({ [t]: model.table });
+/** Compiled select lists by dialect, model and function list; client-chosen, hence bounded per model. */
+const selectLists = new WeakMap<Dialect, WeakMap<ModelSchema, Map<string, string>>>();
+const SELECT_LISTS_PER_MODEL = 200;
+
+function selectList(ctx: CompileContext, model: ModelSchema, alias: string, functions: readonly FunctionCall[]): Knex.Raw {
+  const { knex, dialect } = ctx;
+  let byModel = selectLists.get(dialect);
+  if (!byModel) selectLists.set(dialect, (byModel = new WeakMap()));
+  let lists = byModel.get(model);
+  if (!lists) byModel.set(model, (lists = new Map()));
+  const key = `${alias} ${functions.map((f) => `${f.name}(${f.column})`).join(' ')}`;
+  const cached = lists.get(key);
+  if (cached !== undefined) return knex.raw(cached);
   const selects = functions.map((f, i) => {
     const fn = SQL[f.name];
     if (!fn) throw new Error(`function ${f.name} is not whitelisted`);
     const column = model.columns.get(f.column)!;
-    const { knex, dialect } = ctx;
-    let arg = dialect.readColumn(knex, `${t}.${f.column}`, column);
+    let arg = dialect.readColumn(knex, `${alias}.${f.column}`, column);
     // min and max of text follow code points on every dialect, as sorting does, whatever the collation.
     if ((fn === 'min' || fn === 'max') && column.type === 'string' && dialect.exactText) arg = dialect.exactText(knex, arg);
     if (fn === 'avg' && dialect.averageArgument) arg = dialect.averageArgument(knex, arg);
     return knex.raw(`${fn}(?) as ??`, [arg, `f${i}`]);
   });
-  qb.select(selects);
+  // Identifiers only, like a column list: compiled once, unless a dialect's form binds a value.
+  const compiled = knex.raw(selects.map(() => '?').join(', '), selects).toSQL();
+  if (compiled.bindings.length > 0) return knex.raw(selects.map(() => '?').join(', '), selects);
+  if (lists.size < SELECT_LISTS_PER_MODEL) lists.set(key, compiled.sql);
+  return knex.raw(compiled.sql);
+}
+
+/** One row holding `f0`, `f1`, … : the functions over every row the filter matches. */
+export function compileAggregate(ctx: CompileContext, model: ModelSchema, functions: readonly FunctionCall[], filter?: Filter): Knex.QueryBuilder {
+  const t = ctx.aliases.next();
+  const qb = ctx.knex.from({ [t]: model.table }).select(selectList(ctx, model, t, functions));
   if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
   return qb;
 }

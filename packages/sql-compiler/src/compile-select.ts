@@ -23,9 +23,10 @@ export interface ListSql {
 const columnLists = new WeakMap<Dialect, WeakMap<ModelSchema, Map<string, string>>>();
 
 /**
- * Column list of a model in its read form, each aliased to its own name. It names identifiers only, so its
- * SQL text never changes: it is compiled once and reused as one Raw (a dialect whose read form binds a
- * value would not be cached).
+ * Column list of a model in its read form, each aliased to its own name; columns of the table `alias`, or
+ * unqualified when `alias` is empty (a RETURNING list). It names identifiers only, so its SQL text never
+ * changes: it is compiled once and reused as one Raw (a dialect whose read form binds a value would not be
+ * cached).
  */
 export function selectColumns(ctx: CompileContext, model: ModelSchema, alias: string): Knex.Raw[] {
   let byModel = columnLists.get(ctx.dialect);
@@ -35,7 +36,7 @@ export function selectColumns(ctx: CompileContext, model: ModelSchema, alias: st
   const cached = byAlias.get(alias);
   if (cached !== undefined) return [ctx.knex.raw(cached)];
   const columns = [...model.columns.values()].map((c) =>
-    ctx.knex.raw('? as ??', [ctx.dialect.readColumn(ctx.knex, `${alias}.${c.name}`, c), c.name]),
+    ctx.knex.raw('? as ??', [ctx.dialect.readColumn(ctx.knex, alias ? `${alias}.${c.name}` : c.name, c), c.name]),
   );
   const compiled = ctx.knex.raw(columns.map(() => '?').join(', '), columns).toSQL();
   if (compiled.bindings.length > 0) return columns;

@@ -1,6 +1,7 @@
 import type { ModelSchema } from '@colapi/schema';
 import { isNow } from '@colapi/query-ast';
 import type { Knex } from 'knex';
+import { selectColumns } from './compile-select.js';
 import type { CompileContext } from './field-expression.js';
 
 /** Checked wire values in the form each column stores them; NowValue becomes the database's clock. */
@@ -30,8 +31,7 @@ export function compileInsert(ctx: CompileContext, model: ModelSchema, values: R
  */
 export function compileInsertReturningRow(ctx: CompileContext, model: ModelSchema, values: Readonly<Record<string, unknown>>): Knex.QueryBuilder {
   if (!ctx.dialect.returning) throw new Error(`${ctx.dialect.name} cannot return the inserted row`);
-  const columns = [...model.columns.values()].map((c) => ctx.knex.raw('? as ??', [ctx.dialect.readColumn(ctx.knex, c.name, c), c.name]));
-  return ctx.knex(model.table).insert(storedValues(ctx, model, values)).returning(columns as never);
+  return ctx.knex(model.table).insert(storedValues(ctx, model, values)).returning(selectColumns(ctx, model, '') as never);
 }
 
 /** The key of a just-inserted row, from whatever shape the driver returned. */
