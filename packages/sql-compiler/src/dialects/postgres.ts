@@ -74,15 +74,15 @@ interface PgConnection {
 /**
  * Planning is most of what a small query costs PostgreSQL, and the text of a statement depends only on the
  * shape of a request. A named statement is parsed and planned once per connection and then only bound and
- * run, so each connection names the statements it sends. node-postgres remembers every name a connection
- * prepared and has no way to forget one, hence the bound on distinct texts rather than an eviction. A
- * statement without parameters stays on the simple protocol: one message, no bind.
+ * run, so each connection names the statements it sends: queries, and statements with parameters (not
+ * BEGIN, COMMIT or SET, which take the simple protocol). node-postgres remembers every name a connection
+ * prepared and has no way to forget one, hence the bound on distinct texts rather than an eviction.
  */
 function nameStatements(conn: PgConnection): void {
   const query = conn.query.bind(conn);
   conn.query = (config, ...rest) => {
     const c = config as { text?: unknown; values?: unknown[]; name?: unknown } | null;
-    if (c && typeof c === 'object' && typeof c.text === 'string' && c.name === undefined && c.values?.length) {
+    if (c && typeof c === 'object' && typeof c.text === 'string' && c.name === undefined && (c.values?.length || /^\s*select\b/i.test(c.text))) {
       let name = statementNames.get(c.text);
       if (name === undefined && statementNames.size < NAMED_STATEMENTS) statementNames.set(c.text, (name = `colapi_${statementNames.size + 1}`));
       if (name !== undefined) config = { ...c, name };
