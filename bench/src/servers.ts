@@ -20,16 +20,17 @@ export interface TargetStart {
 }
 
 /**
- * The conformance target as SCHEMA.md starts it, `pnpm --silent conformance:serve`. A profiled one runs the
- * same script under node directly, so that --cpu-prof lands on the server and not on pnpm.
+ * The conformance target as SCHEMA.md starts it, `pnpm --silent conformance:serve` (its compiled JavaScript,
+ * built by `pnpm bench` first). A profiled one runs the same script under node directly, so that --cpu-prof
+ * lands on the server and not on pnpm; the growth variant is a TypeScript script of the bench, run by tsx.
  */
 export function startTarget(o: TargetStart): Promise<ServerProcess> {
   const env = { DATABASE_URL: o.url, PORT: String(TARGET_PORT), API_FORMAT: 'jsonapi', ...o.env };
   const workerArgs = o.workers && o.workers > 1 ? ['--workers', String(o.workers)] : [];
   if (o.cpuProf || o.script) {
     const prof = o.cpuProf ? (mkdirSync(o.cpuProf, { recursive: true }), ['--cpu-prof', `--cpu-prof-dir=${resolve(o.cpuProf)}`]) : [];
-    const script = o.script ?? 'test-fixtures/src/serve.ts';
-    return startServer({ name: 'target', command: process.execPath, args: [...prof, ...TSX, script, ...workerArgs], env, cwd: ROOT, port: TARGET_PORT, log: o.log });
+    const script = o.script ? [...TSX, o.script] : ['test-fixtures/dist/serve.js'];
+    return startServer({ name: 'target', command: process.execPath, args: [...prof, ...script, ...workerArgs], env, cwd: ROOT, port: TARGET_PORT, log: o.log });
   }
   return startServer({
     name: 'target',
@@ -43,11 +44,12 @@ export function startTarget(o: TargetStart): Promise<ServerProcess> {
   });
 }
 
+/** The hand-written baseline, compiled like the target (`bench/dist/baseline`, built by `pnpm bench`). */
 export function startBaseline(url: string, log: (line: string) => void): Promise<ServerProcess> {
   return startServer({
     name: 'baseline',
     command: process.execPath,
-    args: [...TSX, join(ROOT, 'bench/src/baseline/main.ts')],
+    args: [join(ROOT, 'bench/dist/baseline/main.js')],
     env: { DATABASE_URL: url, PORT: String(BASELINE_PORT) },
     cwd: ROOT,
     port: BASELINE_PORT,
