@@ -1,4 +1,5 @@
-import type { CollectionSchema, ModelSchema, RelationshipSchema } from '@colapi/schema';
+import type { CollectionSchema, ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
+import { Aliases } from './aliases.js';
 import type { Filter, ReadQuery } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
@@ -49,16 +50,35 @@ export function linkColumn(relationship: string): string {
   return `__colapi_link_${relationship}`;
 }
 
+/** Compiled linkage columns by dialect, registry, relationship and owner alias (identifiers only). */
+const linkColumns = new WeakMap<Dialect, WeakMap<Registry, WeakMap<RelationshipSchema, Map<string, string>>>>();
+
+/** The linkage column of one relationship for rows of `alias`; its SQL is compiled once and then reused. */
+function linkSelect(ctx: CompileContext, rel: RelationshipSchema, alias: string): Knex.Raw {
+  const { knex, dialect, registry } = ctx;
+  let byRegistry = linkColumns.get(dialect);
+  if (!byRegistry) linkColumns.set(dialect, (byRegistry = new WeakMap()));
+  let byRel = byRegistry.get(registry);
+  if (!byRel) byRegistry.set(registry, (byRel = new WeakMap()));
+  let byAlias = byRel.get(rel);
+  if (!byAlias) byRel.set(rel, (byAlias = new Map()));
+  const cached = byAlias.get(alias);
+  if (cached !== undefined) return knex.raw(cached);
+  // Aliases of their own (t0l0, …): the same text fits any query in which `alias` names the owner rows.
+  const { qb: from, alias: t } = correlatedTarget({ ...ctx, aliases: new Aliases(`${alias}l`) }, rel, alias);
+  const column = knex.raw('? as ??', [dialect.keyList!(knex, from, `${t}.${targetModel(ctx, rel).key}`), linkColumn(rel.name)]);
+  const compiled = column.toSQL();
+  if (compiled.bindings.length > 0) return column;
+  byAlias.set(alias, compiled.sql);
+  return knex.raw(compiled.sql);
+}
+
 /**
  * Adds, per relationship, a column holding the keys of the related rows (the dialect's keyList): the
  * linkage comes with the rows instead of costing a query (and a round trip) per relationship.
  */
 function selectLinks(ctx: CompileContext, qb: Knex.QueryBuilder, alias: string, links: readonly RelationshipSchema[]): void {
-  const { knex, dialect } = ctx;
-  for (const rel of links) {
-    const { qb: from, alias: t } = correlatedTarget(ctx, rel, alias);
-    qb.select(knex.raw('? as ??', [dialect.keyList!(knex, from, `${t}.${targetModel(ctx, rel).key}`), linkColumn(rel.name)]));
-  }
+  for (const rel of links) qb.select(linkSelect(ctx, rel, alias));
 }
 
 function applyScope(ctx: CompileContext, qb: Knex.QueryBuilder, alias: string, scope: ScopeSql): void {
@@ -97,10 +117,12 @@ function restrict(ctx: CompileContext, qb: Knex.QueryBuilder, model: ModelSchema
 
 /**
  * The rows and the total of a list read. Grouping keeps one row per distinct value: the one with the
- * smallest key, so the answer is the same on every dialect. `links` as in compileByKeys, except past the
- * first page: PostgreSQL computes the select list of the rows an offset skips too, and a page that selected
- * its keys first would cost more to plan than the linkage queries cost to run. Those rows come without
- * linkage, which then takes a query per relationship.
+ * smallest key, so the answer is the same on every dialect. `links` as in compileByKeys, but only where
+ * the database reads just the rows of the page: in key order from the first row. Past the first page
+ * PostgreSQL computes the select list of the rows an offset skips too, and with a sort MariaDB and SQLite
+ * compute it for every matching row before sorting; a page that selected its keys first would cost more to
+ * plan than the linkage queries cost to run. Those rows come without linkage, which then takes a query per
+ * relationship.
  */
 export function compileList(
   ctx: CompileContext,
@@ -113,7 +135,7 @@ export function compileList(
   const model = collection.model;
   const t0 = ctx.aliases.next();
   const rows = knex.from({ [t0]: model.table }).select(selectColumns(ctx, model, t0));
-  if (query.single || query.paging.offset === 0) selectLinks(ctx, rows, t0, links);
+  if (query.single || (query.paging.offset === 0 && query.sort.length === 0)) selectLinks(ctx, rows, t0, links);
   let count: Knex.QueryBuilder;
   if (query.group.length > 0) {
     const g = ctx.aliases.next();
