@@ -2,40 +2,34 @@ import type { ModelSchema } from '@colapi/schema';
 import type { Filter, FunctionCall } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
+import { compiledFragment } from './compiled-fragment.js';
 import type { Dialect } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
 
 /** SQL of each whitelisted function; nothing else can reach the statement. */
 const SQL: Readonly<Record<string, string>> = { avg: 'avg', sum: 'sum', count: 'count', min: 'min', max: 'max' };
 
-/** Compiled select lists by dialect, model and function list; client-chosen, hence bounded per model. */
-const selectLists = new WeakMap<Dialect, WeakMap<ModelSchema, Map<string, string>>>();
+/** Evaluation shapes kept compiled per model: the function lists are chosen by clients. */
 const SELECT_LISTS_PER_MODEL = 200;
 
+/** The select list of an evaluation, compiled once per dialect, model and function list. */
 function selectList(ctx: CompileContext, model: ModelSchema, alias: string, functions: readonly FunctionCall[]): Knex.Raw {
   const { knex, dialect } = ctx;
-  let byModel = selectLists.get(dialect);
-  if (!byModel) selectLists.set(dialect, (byModel = new WeakMap()));
-  let lists = byModel.get(model);
-  if (!lists) byModel.set(model, (lists = new Map()));
-  const key = `${alias} ${functions.map((f) => `${f.name}(${f.column})`).join(' ')}`;
-  const cached = lists.get(key);
-  if (cached !== undefined) return knex.raw(cached);
-  const selects = functions.map((f, i) => {
-    const fn = SQL[f.name];
-    if (!fn) throw new Error(`function ${f.name} is not whitelisted`);
-    const column = model.columns.get(f.column)!;
-    let arg = dialect.readColumn(knex, `${alias}.${f.column}`, column);
-    // min and max of text follow code points on every dialect, as sorting does, whatever the collation.
-    if ((fn === 'min' || fn === 'max') && column.type === 'string' && dialect.exactText) arg = dialect.exactText(knex, arg);
-    if (fn === 'avg' && dialect.averageArgument) arg = dialect.averageArgument(knex, arg);
-    return knex.raw(`${fn}(?) as ??`, [arg, `f${i}`]);
-  });
-  // Identifiers only, like a column list: compiled once, unless a dialect's form binds a value.
-  const compiled = knex.raw(selects.map(() => '?').join(', '), selects).toSQL();
-  if (compiled.bindings.length > 0) return knex.raw(selects.map(() => '?').join(', '), selects);
-  if (lists.size < SELECT_LISTS_PER_MODEL) lists.set(key, compiled.sql);
-  return knex.raw(compiled.sql);
+  const key = `aggregate ${alias} ${functions.map((f) => `${f.name}(${f.column})`).join(' ')}`;
+  const build = () => {
+    const selects = functions.map((f, i) => {
+      const fn = SQL[f.name];
+      if (!fn) throw new Error(`function ${f.name} is not whitelisted`);
+      const column = model.columns.get(f.column)!;
+      let arg = dialect.readColumn(knex, `${alias}.${f.column}`, column);
+      // min and max of text follow code points on every dialect, as sorting does, whatever the collation.
+      if ((fn === 'min' || fn === 'max') && column.type === 'string' && dialect.exactText) arg = dialect.exactText(knex, arg);
+      if (fn === 'avg' && dialect.averageArgument) arg = dialect.averageArgument(knex, arg);
+      return knex.raw(`${fn}(?) as ??`, [arg, `f${i}`]);
+    });
+    return knex.raw(selects.map(() => '?').join(', '), selects);
+  };
+  return compiledFragment(knex, dialect, model, key, build, SELECT_LISTS_PER_MODEL);
 }
 
 /** One row holding `f0`, `f1`, … : the functions over every row the filter matches. */

@@ -1,9 +1,9 @@
-import type { CollectionSchema, ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
+import type { CollectionSchema, ModelSchema, RelationshipSchema } from '@colapi/schema';
 import { Aliases } from './aliases.js';
 import type { Filter, ReadQuery } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
-import type { Dialect } from './dialect.js';
+import { compiledFragment } from './compiled-fragment.js';
 import { comparableExpression, correlatedTarget, targetModel, type CompileContext } from './field-expression.js';
 
 /** Restricts the rows of `alias` to those related to one owner row: `/person/1/articles`. */
@@ -20,29 +20,19 @@ export interface ListSql {
   readonly count: Knex.QueryBuilder;
 }
 
-/** Compiled column lists by dialect, model and alias; knex builds two Raw objects per column otherwise. */
-const columnLists = new WeakMap<Dialect, WeakMap<ModelSchema, Map<string, string>>>();
-
 /**
  * Column list of a model in its read form, each aliased to its own name; columns of the table `alias`, or
- * unqualified when `alias` is empty (a RETURNING list). It names identifiers only, so its SQL text never
- * changes: it is compiled once and reused as one Raw (a dialect whose read form binds a value would not be
- * cached).
+ * unqualified when `alias` is empty (a RETURNING list). Compiled once per dialect, model and alias.
  */
 export function selectColumns(ctx: CompileContext, model: ModelSchema, alias: string): Knex.Raw[] {
-  let byModel = columnLists.get(ctx.dialect);
-  if (!byModel) columnLists.set(ctx.dialect, (byModel = new WeakMap()));
-  let byAlias = byModel.get(model);
-  if (!byAlias) byModel.set(model, (byAlias = new Map()));
-  const cached = byAlias.get(alias);
-  if (cached !== undefined) return [ctx.knex.raw(cached)];
-  const columns = [...model.columns.values()].map((c) =>
-    ctx.knex.raw('? as ??', [ctx.dialect.readColumn(ctx.knex, alias ? `${alias}.${c.name}` : c.name, c), c.name]),
-  );
-  const compiled = ctx.knex.raw(columns.map(() => '?').join(', '), columns).toSQL();
-  if (compiled.bindings.length > 0) return columns;
-  byAlias.set(alias, compiled.sql);
-  return [ctx.knex.raw(compiled.sql)];
+  const { knex, dialect } = ctx;
+  const list = compiledFragment(knex, dialect, model, `columns ${alias}`, () => {
+    const columns = [...model.columns.values()].map((c) =>
+      knex.raw('? as ??', [dialect.readColumn(knex, alias ? `${alias}.${c.name}` : c.name, c), c.name]),
+    );
+    return knex.raw(columns.map(() => '?').join(', '), columns);
+  });
+  return [list];
 }
 
 /** The column of a row that carries the linkage of one of its relationships (`links` of the compile functions). */
@@ -50,27 +40,15 @@ export function linkColumn(relationship: string): string {
   return `__colapi_link_${relationship}`;
 }
 
-/** Compiled linkage columns by dialect, registry, relationship and owner alias (identifiers only). */
-const linkColumns = new WeakMap<Dialect, WeakMap<Registry, WeakMap<RelationshipSchema, Map<string, string>>>>();
-
-/** The linkage column of one relationship for rows of `alias`; its SQL is compiled once and then reused. */
+/** The linkage column of one relationship for rows of `alias`, compiled once per dialect, target and alias. */
 function linkSelect(ctx: CompileContext, rel: RelationshipSchema, alias: string): Knex.Raw {
-  const { knex, dialect, registry } = ctx;
-  let byRegistry = linkColumns.get(dialect);
-  if (!byRegistry) linkColumns.set(dialect, (byRegistry = new WeakMap()));
-  let byRel = byRegistry.get(registry);
-  if (!byRel) byRegistry.set(registry, (byRel = new WeakMap()));
-  let byAlias = byRel.get(rel);
-  if (!byAlias) byRel.set(rel, (byAlias = new Map()));
-  const cached = byAlias.get(alias);
-  if (cached !== undefined) return knex.raw(cached);
-  // Aliases of their own (t0l0, …): the same text fits any query in which `alias` names the owner rows.
-  const { qb: from, alias: t } = correlatedTarget({ ...ctx, aliases: new Aliases(`${alias}l`) }, rel, alias);
-  const column = knex.raw('? as ??', [dialect.keyList!(knex, from, `${t}.${targetModel(ctx, rel).key}`), linkColumn(rel.name)]);
-  const compiled = column.toSQL();
-  if (compiled.bindings.length > 0) return column;
-  byAlias.set(alias, compiled.sql);
-  return knex.raw(compiled.sql);
+  const { knex, dialect } = ctx;
+  const target = targetModel(ctx, rel);
+  return compiledFragment(knex, dialect, rel, `link ${alias} ${target.table}.${target.key}`, () => {
+    // Aliases of their own (t0l0, …): the same text fits any query in which `alias` names the owner rows.
+    const { qb: from, alias: t } = correlatedTarget({ ...ctx, aliases: new Aliases(`${alias}l`) }, rel, alias);
+    return knex.raw('? as ??', [dialect.keyList!(knex, from, `${t}.${target.key}`), linkColumn(rel.name)]);
+  });
 }
 
 /**
