@@ -1,15 +1,6 @@
+import { redactUrl } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 
-/** A database URL fit for a log line: the password, if any, is hidden. */
-export function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url.replace(/:[^:@/]*@/, ':***@');
-  }
-}
 
 /**
  * The one line the conformance target prints when it cannot start: which database it could not reach or
@@ -21,7 +12,7 @@ export function startupMessage(error: unknown, url: string): string {
   const first = (Array.isArray(e?.errors) && e.errors.length ? e.errors[0] : e) as { message?: unknown; code?: unknown } | undefined;
   const reason = String(first?.message || first?.code || error).split('\n')[0]!.trim();
   const unreachable = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|EAI_AGAIN|timeout acquiring|connect/i.test(reason);
-  return `conformance target failed to start: ${unreachable ? 'cannot reach' : 'cannot open'} the database at ${safeUrl(url)}: ${reason}`;
+  return `conformance target failed to start: ${unreachable ? 'cannot reach' : 'cannot open'} the database at ${redactUrl(url)}: ${reason}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { dialectForUrl } from '@colapi/sql-compiler';
+import { dialectForUrl, redactUrl } from '@colapi/sql-compiler';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,7 +77,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): De
   try {
     dialectForUrl(databaseUrl);
   } catch {
-    throw new UsageError(`DATABASE_URL must start with postgres://, mysql:// or sqlite:; got "${redact(databaseUrl)}"`);
+    throw new UsageError(`DATABASE_URL must start with postgres://, mysql:// or sqlite:; got "${redactUrl(databaseUrl)}"`);
   }
   return config;
 }
@@ -87,14 +87,3 @@ export function prepareSqliteFolder(url: string): void {
   if (url === DEFAULT_DATABASE_URL) mkdirSync(DATA_DIR, { recursive: true });
 }
 
-/** A database URL fit for a log line or an error message: the password is masked. */
-export function redact(url: string): string {
-  if (/^(sqlite|file):/i.test(url)) return url;
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/:[^:@/]*@/, ':***@');
-  }
-}

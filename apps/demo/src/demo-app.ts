@@ -1,12 +1,12 @@
 import type { Registry } from '@colapi/schema';
 import { createApi } from '@colapi/server-koa';
-import { connect, type Database } from '@colapi/sql-compiler';
+import { connect, redactUrl, type Database } from '@colapi/sql-compiler';
 import Koa from 'koa';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
-import { prepareSqliteFolder, redact } from './config.js';
+import { prepareSqliteFolder } from './config.js';
 import { formatByName } from './formats.js';
 import { openApiRoute } from './openapi-route.js';
 import { demoRegistry } from './registry.js';
@@ -54,7 +54,7 @@ async function openDatabase(url: string, timeout: number): Promise<Database> {
   } catch (error) {
     await database.knex.destroy().catch(() => undefined);
     const reason = (error as Error).message?.split('\n')[0] || String(error);
-    throw new DatabaseUnavailable(`cannot reach the database at ${redact(url)}: ${reason}`);
+    throw new DatabaseUnavailable(`cannot reach the database at ${redactUrl(url)}: ${reason}`);
   }
 }
 

@@ -1,5 +1,6 @@
+import { redactUrl } from '@colapi/sql-compiler';
 import { pino } from 'pino';
-import { HELP, parseConfig, redact, UsageError } from './config.js';
+import { HELP, parseConfig, UsageError } from './config.js';
 import { DatabaseUnavailable, startDemo, type Demo } from './demo-app.js';
 
 /** `pnpm demo`: starts the bookshop, tells where to open it, and stops gracefully on SIGTERM or Ctrl+C. */
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
   const { origin } = demo;
   process.stdout.write(
     [
-      `colapi demo: a bookshop in ${config.format} on ${redact(config.databaseUrl)}`,
+      `colapi demo: a bookshop in ${config.format} on ${redactUrl(config.databaseUrl)}`,
       `  Browse   ${origin}/`,
       `  API      ${origin}/api/books`,
       `  OpenAPI  ${origin}/api/openapi.json`,
