@@ -102,9 +102,20 @@ export function send(origin: string, r: FuzzRequest, timeoutMs: number): Promise
   });
 }
 
-/** The strings of a JSON value and the JSON text of each of its parts: a detail may quote a whole member. */
+/**
+ * The strings of a JSON value and the JSON text of each of its parts: a detail may quote a whole member. A
+ * string that is JSON itself (Format B's `q` inside a body) is taken apart too: the server quotes its values.
+ */
 function quotable(value: unknown, out: string[]): void {
-  stringsOf(value, out);
+  for (const text of stringsOf(value)) {
+    out.push(text);
+    if (!/^\s*[[{]/.test(text)) continue;
+    try {
+      quotable(JSON.parse(text), out);
+    } catch {
+      // not JSON after all
+    }
+  }
   const walk = (v: unknown) => {
     if (v === null || typeof v !== 'object') return;
     out.push(JSON.stringify(v));
