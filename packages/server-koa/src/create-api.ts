@@ -18,7 +18,7 @@ import { Executor } from './executor/executor.js';
 import { hooksFor, runOperation } from './hooks.js';
 import { jsonpCallback, wrapJsonp } from './jsonp.js';
 import { ROUTES } from './routes.js';
-import { StageTimer } from './stage-timer.js';
+import { NO_TIMER, StageTimer } from './stage-timer.js';
 
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
@@ -71,7 +71,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
     return format.methodsFor(routeKind(route)).filter((m) => collection.methods.has(m));
   }
 
-  async function respond(ctx: Koa.Context, route: Route, parsed: HttpRequest | undefined, timer: StageTimer): Promise<HttpResponse> {
+  async function respond(ctx: Koa.Context, route: Route, parsed: HttpRequest | undefined, timer: Pick<StageTimer, 'lap'>): Promise<HttpResponse> {
     // The request handle() already built: parsing the URL once per request is enough. When it could not
     // (a URL that does not parse), building it again throws the error the client hears.
     let request = parsed ?? toRequest(ctx, route);
@@ -91,7 +91,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
     }
     if (request.hasBody) {
       await parseBody(ctx, async () => {});
-      request = toRequest(ctx, route);
+      request = { ...request, body: (ctx.request as unknown as { body?: unknown }).body };
     }
     const decoded = format.decode(request, collection, decodeContext);
     timer.lap('parse');
@@ -135,7 +135,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
       request = { method: ctx.method, url: new URL('http://localhost/'), base: prefix, route, headers: {}, hasBody: false };
     }
     let callback: string | undefined;
-    const timer = new StageTimer();
+    const timer = options.serverTiming ? new StageTimer() : NO_TIMER;
     try {
       if (ctx.originalUrl.length > maxUrlLength) {
         throw new ApiError(414, 'URI Too Long', `the request URL is longer than ${maxUrlLength} characters`);
@@ -146,7 +146,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
       const e = failure(error);
       response = format.encodeErrors(request, e.status, [e]);
     }
-    if (options.serverTiming) response = { ...response, headers: { ...response.headers, 'server-timing': timer.header() } };
+    if (options.serverTiming) response = { ...response, headers: { ...response.headers, 'server-timing': (timer as StageTimer).header() } };
     if (options.onResponse) response = (await options.onResponse(response, request)) ?? response;
     if (callback && response.body !== undefined && (format.jsonp?.(request) ?? true)) response = wrapJsonp(callback, response);
     ctx.status = response.status;

@@ -1,8 +1,30 @@
 import type { Knex } from 'knex';
 import type { Dialect } from './dialect.js';
 
-/** Compiled SQL fragments by dialect, then by the schema object they belong to (a model, a relationship). */
-const fragments = new WeakMap<Dialect, WeakMap<object, Map<string, string>>>();
+/** Compiled SQL text by dialect, then by the schema object it belongs to (a model, a relationship). */
+const texts = new WeakMap<Dialect, WeakMap<object, Map<string, string>>>();
+
+function textsOf(dialect: Dialect, owner: object): Map<string, string> {
+  let byOwner = texts.get(dialect);
+  if (!byOwner) texts.set(dialect, (byOwner = new WeakMap()));
+  let cache = byOwner.get(owner);
+  if (!cache) byOwner.set(owner, (cache = new Map()));
+  return cache;
+}
+
+/**
+ * SQL text that depends only on `key` and on the schema object `owner`: built the first time, then reused.
+ * `limit` bounds how many texts `owner` keeps, for keys that clients choose; past it, `build` runs each time.
+ */
+export function compiledText(dialect: Dialect, owner: object, key: string, build: () => string, limit = Number.POSITIVE_INFINITY): string {
+  const cache = textsOf(dialect, owner);
+  let text = cache.get(key);
+  if (text === undefined) {
+    text = build();
+    if (cache.size < limit) cache.set(key, text);
+  }
+  return text;
+}
 
 /**
  * A fragment whose SQL text depends only on `key` (identifiers, no values): built and compiled by knex the
@@ -18,10 +40,7 @@ export function compiledFragment(
   build: () => Knex.Raw,
   limit = Number.POSITIVE_INFINITY,
 ): Knex.Raw {
-  let byOwner = fragments.get(dialect);
-  if (!byOwner) fragments.set(dialect, (byOwner = new WeakMap()));
-  let cache = byOwner.get(owner);
-  if (!cache) byOwner.set(owner, (cache = new Map()));
+  const cache = textsOf(dialect, owner);
   const cached = cache.get(key);
   if (cached !== undefined) return knex.raw(cached);
   const fragment = build();

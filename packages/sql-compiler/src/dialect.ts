@@ -75,6 +75,12 @@ export interface Dialect {
   decodeKeyList?(raw: unknown): string[];
   /** A planner estimate of the rows of a table, for `total: 'estimated'`. */
   estimateRows?(knex: Knex, table: string): Promise<number | undefined>;
+  /**
+   * Runs one compiled statement (`sql` with the driver's own placeholders) on a connection as knex's pool
+   * hands it out, and answers the rows it returned (none for a statement that returns none). See
+   * `runStatement`: the few statements that are compiled once and run on their own take this shorter way.
+   */
+  execute(connection: unknown, sql: string, bindings: readonly unknown[]): Promise<Record<string, unknown>[]>;
   /** True when INSERT … RETURNING gives back the new key. */
   readonly returning: boolean;
 }

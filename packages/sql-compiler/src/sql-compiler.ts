@@ -9,6 +9,7 @@ import { compileByKeys, compileList, compileRelated, linkColumn, type ListSql, t
 import type { Dialect } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
 import { rowDecoder, type Row } from './row-decoder.js';
+import { runStatement } from './run-statement.js';
 
 /**
  * Turns validated requests into knex query builders for one database. It runs nothing itself: the caller
@@ -60,9 +61,13 @@ export class SqlCompiler {
     return compileInsert(this.context(db), model, values);
   }
 
-  /** INSERT … RETURNING the new row in its read form; only where `dialect.returning`. */
-  insertReturningRow(model: ModelSchema, values: Readonly<Record<string, unknown>>, db?: Knex): Knex.QueryBuilder {
-    return compileInsertReturningRow(this.context(db), model, values);
+  /**
+   * INSERT … RETURNING: inserts one row and answers it in its read form; only where `dialect.returning`. It
+   * runs by itself on the pool (`runStatement`), never in a transaction: it is the whole of a create.
+   */
+  async insertReturningRow(model: ModelSchema, values: Readonly<Record<string, unknown>>): Promise<Row> {
+    const [row] = await runStatement(this.knex, this.dialect, compileInsertReturningRow(this.context(), model, values));
+    return row!;
   }
 
   update(model: ModelSchema, keys: readonly unknown[], values: Readonly<Record<string, unknown>>, db?: Knex): Knex.QueryBuilder {

@@ -79,7 +79,7 @@ export class Executor {
   private async createInOneStatement(db: Knex, op: Op<'create'>): Promise<OperationResult> {
     const model = op.collection.model;
     let row: Row | undefined;
-    if (this.compiler.dialect.returning) [row] = (await this.compiler.insertReturningRow(model, op.write.values, db)) as Row[];
+    if (this.compiler.dialect.returning) row = await this.compiler.insertReturningRow(model, op.write.values);
     else {
       const [key] = (await this.compiler.insert(model, op.write.values, db)) as unknown[];
       row = await this.row(db, op.collection, String(key), undefined, this.graph.links(op.collection, op.query));

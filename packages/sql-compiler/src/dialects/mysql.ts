@@ -40,7 +40,7 @@ const ERRORS: Record<number, ReturnType<Dialect['classifyError']>> = {
 };
 
 interface MysqlConnection {
-  query(sql: string, values: unknown[], cb: (err: unknown) => void): void;
+  query(sql: string, values: readonly unknown[], cb: (err: unknown, result?: unknown) => void): void;
   query(sql: string, cb: (err: unknown) => void): void;
 }
 
@@ -94,6 +94,15 @@ export const mysql: Dialect = {
         },
       },
     };
+  },
+  execute(connection, sql, bindings) {
+    return new Promise((resolve, reject) => {
+      (connection as MysqlConnection).query(sql, bindings, (err, result) => {
+        if (err) reject(err);
+        // A statement that returns no rows answers a header (affected rows, insert id), not a list.
+        else resolve(Array.isArray(result) ? (result as Record<string, unknown>[]) : []);
+      });
+    });
   },
   readColumn(knex, ref) {
     return knex.raw('??', [ref]);

@@ -71,6 +71,10 @@ interface PgConnection {
   query(config: unknown, ...rest: unknown[]): unknown;
 }
 
+interface PgResult {
+  readonly rows?: Record<string, unknown>[];
+}
+
 /**
  * Planning is most of what a small query costs PostgreSQL, and the text of a statement depends only on the
  * shape of a request. A named statement is parsed and planned once per connection and then only bound and
@@ -114,6 +118,11 @@ export const postgres: Dialect = {
         },
       },
     };
+  },
+  async execute(connection, sql, bindings) {
+    // Named by nameStatements, like every statement of the connection.
+    const result = (await (connection as PgConnection).query({ text: sql, values: bindings })) as PgResult;
+    return result.rows ?? [];
   },
   readColumn(knex, ref, column) {
     return column.type === 'interval' ? knex.raw('extract(epoch from ??)', [ref]) : knex.raw('??', [ref]);

@@ -31,6 +31,19 @@ interface SqliteConnection {
   loadExtension(path: string, entryPoint?: string): unknown;
 }
 
+interface SqliteStatement {
+  readonly reader: boolean;
+  all(values: readonly unknown[]): Record<string, unknown>[];
+  run(values: readonly unknown[]): unknown;
+}
+
+/** better-sqlite3 binds numbers, strings, bigints, buffers and null; booleans and dates as knex binds them. */
+function sqliteValue(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.valueOf();
+  return value;
+}
+
 /** What knex's better-sqlite3 client uses of a statement. */
 const NOTHING_TO_ROLL_BACK = {
   reader: false,
@@ -112,6 +125,14 @@ export const sqlite: Dialect = {
         },
       },
     };
+  },
+  async execute(connection, sql, bindings) {
+    // The connection's statement cache (cacheStatements) makes this a lookup after the first time.
+    const statement = (connection as SqliteConnection).prepare(sql) as SqliteStatement;
+    const values = bindings.map(sqliteValue);
+    if (statement.reader) return statement.all(values);
+    statement.run(values);
+    return [];
   },
   readColumn(knex, ref) {
     return knex.raw('??', [ref]);
