@@ -1,4 +1,4 @@
-import type { ModelSchema } from '@colapi/schema';
+import type { ColumnSchema, ModelSchema } from '@colapi/schema';
 import { isNow } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { selectColumns } from './compile-select.js';
@@ -12,11 +12,15 @@ export function storedValues(ctx: CompileContext, model: ModelSchema, values: Re
   for (const [name, value] of Object.entries(values)) {
     const column = model.columns.get(name);
     if (!column) throw new Error(`model ${model.name} has no column ${name}`);
-    if (value === null || value === undefined) out[name] = null;
-    else if (isNow(value)) out[name] = ctx.dialect.now(ctx.knex, value, column.type);
-    else out[name] = ctx.dialect.writeValue(ctx.knex, column, value);
+    out[name] = storedValue(ctx, column, value);
   }
   return out;
+}
+
+function storedValue(ctx: CompileContext, column: ColumnSchema, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (isNow(value)) return ctx.dialect.now(ctx.knex, value, column.type);
+  return ctx.dialect.writeValue(ctx.knex, column, value);
 }
 
 /** INSERT of one row; run it and pass the result to `insertedKey`. */
@@ -42,20 +46,24 @@ const INSERT_SHAPES = 200;
 export function compileInsertReturningRow(ctx: CompileContext, model: ModelSchema, values: Readonly<Record<string, unknown>>): CompiledStatement {
   const { knex, dialect } = ctx;
   if (!dialect.returning) throw new Error(`${dialect.name} cannot return the inserted row`);
-  const row = storedValues(ctx, model, values);
   // Sorted, so that the order in which a client lists attributes does not make another shape.
-  const columns = Object.keys(row).sort();
+  const columns = Object.keys(values).sort();
   const expressions: string[] = [];
   const bindings: unknown[] = [];
-  for (const column of columns) {
-    const value = row[column];
-    if (isRaw(value)) {
-      const compiled = value.toSQL();
+  for (const name of columns) {
+    const column = model.columns.get(name);
+    if (!column) throw new Error(`model ${model.name} has no column ${name}`);
+    const value = values[name];
+    // The dialect's expression as text, rather than a Raw to compile on every create.
+    const expression = value === null || value === undefined || isNow(value) ? undefined : dialect.writeExpression?.(column, value);
+    const stored = expression === undefined ? storedValue(ctx, column, value) : value;
+    if (isRaw(stored)) {
+      const compiled = stored.toSQL();
       expressions.push(compiled.sql);
       bindings.push(...compiled.bindings);
     } else {
-      expressions.push('?');
-      bindings.push(value);
+      expressions.push(expression ?? '?');
+      bindings.push(stored);
     }
   }
   const shape = columns.map((c, i) => `${c}=${expressions[i]}`).join(',');

@@ -37,6 +37,12 @@ export interface Dialect {
   readColumn(knex: Knex, ref: string, column: ColumnSchema): Knex.Raw;
   /** The value (or SQL expression) that stores a checked wire value in a column. */
   writeValue(knex: Knex, column: ColumnSchema, value: unknown): unknown;
+  /**
+   * The SQL, with one `?` for the value, that stores a checked wire value in a column when a bare placeholder
+   * does not (PostgreSQL's `make_interval(secs => ?)`); undefined otherwise. `writeValue` answers this
+   * expression as a Raw; an insert compiled once per shape asks for the text alone.
+   */
+  writeExpression?(column: ColumnSchema, value: unknown): string | undefined;
   /** The binding (or SQL expression) that compares with `readColumn` of the column, when it differs from the wire value. */
   filterValue?(knex: Knex, column: ColumnSchema, value: unknown): unknown;
   /** Turns what the driver returned for a column into the wire value. */

@@ -1,5 +1,6 @@
-import type { ColumnType } from '@colapi/schema';
+import type { ColumnSchema, ColumnType } from '@colapi/schema';
 import { createRequire } from 'node:module';
+import type { Knex } from 'knex';
 import type { Dialect } from '../dialect.js';
 import { decodeCommon } from './decode-common.js';
 
@@ -95,6 +96,13 @@ function nameStatements(conn: PgConnection): void {
   };
 }
 
+/** Seconds become an interval, text an inet; any other value is stored as it is bound. */
+function writeExpression(column: ColumnSchema, value: unknown): string | undefined {
+  if (column.type === 'interval' && typeof value === 'number') return 'make_interval(secs => ?)';
+  if (column.type === 'inet' && typeof value === 'string') return '?::inet';
+  return undefined;
+}
+
 /** The messages node-postgres gives a query on a connection that died under it or before it. */
 const LOST_CONNECTION = /Connection terminated|Client has encountered a connection error and is not queryable|Client was closed and is not queryable/;
 
@@ -128,10 +136,10 @@ export const postgres: Dialect = {
     return column.type === 'interval' ? knex.raw('extract(epoch from ??)', [ref]) : knex.raw('??', [ref]);
   },
   writeValue(knex, column, value) {
-    if (column.type === 'interval' && typeof value === 'number') return knex.raw('make_interval(secs => ?)', [value]);
-    if (column.type === 'inet' && typeof value === 'string') return knex.raw('?::inet', [value]);
-    return value;
+    const expression = writeExpression(column, value);
+    return expression === undefined ? value : knex.raw(expression, [value as Knex.Value]);
   },
+  writeExpression,
   filterValue(knex, column, value) {
     // A parameter takes the type of the column it meets: a whole number beyond 32 bits would not fit an integer
     // column and fail, where the other databases simply compare. As bigint it compares with any integer column.
