@@ -1,4 +1,4 @@
-import type { Summary } from './load.js';
+import { median, type RunResult, type Summary } from './load.js';
 import type { ProfileSummary } from './profile.js';
 
 export interface ScenarioResult {
@@ -7,7 +7,7 @@ export interface ScenarioResult {
   readonly path: string;
   readonly target: Summary;
   readonly baseline: Summary;
-  /** target ÷ baseline, measured in the same run. */
+  /** target ÷ baseline, measured in the same run: the median of the rounds' ratios (`ratioOf`). */
   readonly ratio: { readonly rps: number; readonly p50: number; readonly p99: number };
 }
 
@@ -39,12 +39,15 @@ export interface BenchReport {
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 export const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
 
+/**
+ * Target ÷ baseline, as the median over rounds of the ratio within each round. The two runs of a round follow
+ * each other, so they share the machine's state of the moment (another process's burst, the database's
+ * autovacuum); a ratio of medians would pair runs minutes apart.
+ */
 export function ratioOf(target: Summary, baseline: Summary) {
-  return {
-    rps: round(target.rps / baseline.rps),
-    p50: round(target.p50 / Math.max(baseline.p50, 0.001)),
-    p99: round(target.p99 / Math.max(baseline.p99, 0.001)),
-  };
+  const paired = (pick: (r: RunResult) => number) =>
+    round(median(target.runs.map((t, i) => pick(t) / Math.max(pick(baseline.runs[i]!), 0.001))));
+  return { rps: paired((r) => r.rps), p50: paired((r) => r.p50), p99: paired((r) => r.p99) };
 }
 
 export function goals(scenarios: readonly ScenarioResult[], peakRssMB: number) {
@@ -63,7 +66,7 @@ const pad = (s: string | number, n: number) => String(s).padStart(n);
 /** The human-readable table of a report. */
 export function formatReport(r: BenchReport): string {
   const lines = [
-    `colapi bench — ${r.db}, ${r.settings.connections} connections, ${r.settings.duration} s × ${r.settings.rounds} rounds (median), node ${r.node}, ${r.cpus} cores`,
+    `colapi bench — ${r.db}, ${r.settings.connections} connections, ${r.settings.duration} s × ${r.settings.rounds} rounds (medians; ratios: median of each round's target ÷ baseline), node ${r.node}, ${r.cpus} cores`,
     '',
     `${'scenario'.padEnd(26)}${pad('target rps', 11)}${pad('p50', 7)}${pad('p99', 7)}${pad('base rps', 10)}${pad('p50', 7)}${pad('p99', 7)}${pad('rps ×', 8)}${pad('p99 ×', 8)}`,
   ];
@@ -80,6 +83,8 @@ export function formatReport(r: BenchReport): string {
   if (r.profile) {
     lines.push('', `CPU profile of the target (${r.profile.totalMs} ms busy), self time by area:`);
     for (const a of r.profile.areas) lines.push(`  ${pad(a.percent, 5)}%  ${a.name}`);
+    lines.push('self time by the package that asked for it (Node internals count for their caller):');
+    for (const a of r.profile.callers) lines.push(`  ${pad(a.percent, 5)}%  ${a.name}`);
     lines.push('top functions by self time:');
     for (const f of r.profile.functions) lines.push(`  ${pad(f.percent, 5)}%  ${f.name}`);
   }
