@@ -27,6 +27,17 @@ export class SqlCompiler {
     return { knex: db, dialect: this.dialect, registry: this.registry, aliases: new Aliases() };
   }
 
+  /**
+   * Runs a query that answers rows (a select, never `first()` or `pluck()`) and answers them. On the pool it
+   * takes `runStatement`'s shorter way, which costs a read about a third less CPU than knex's runner; inside a
+   * transaction it runs as knex runs it, on the transaction's connection.
+   */
+  run(query: Knex.QueryBuilder, db: Knex = this.knex): Promise<Row[]> {
+    if (db.isTransaction) return Promise.resolve(query as unknown as Promise<Row[]>);
+    const { sql, bindings } = query.toSQL().toNative();
+    return runStatement(this.knex, this.dialect, { sql, bindings, method: 'select' });
+  }
+
   /** `links`: relationships whose linkage the rows carry (`canLink`, `linkage`). */
   list(collection: CollectionSchema, query: ReadQuery, scope?: ScopeSql, db?: Knex, links?: readonly RelationshipSchema[]): ListSql {
     return compileList(this.context(db), collection, query, scope, links);

@@ -97,7 +97,7 @@ export class Executor {
     if (op.functions.length === 0) return { kind: 'values', values: [] };
     const model = op.collection.model;
     // An aggregate is always one row: no `limit ?`, so an unfiltered one needs no bound parameter at all.
-    const [row] = (await this.compiler.aggregate(model, op.functions, op.filter, db)) as Row[];
+    const [row] = await this.compiler.run(this.compiler.aggregate(model, op.functions, op.filter, db), db);
     return { kind: 'values', values: this.compiler.decodeAggregates(model, op.functions, row!) };
   }
 
@@ -155,14 +155,14 @@ export class Executor {
 
   /** 404 unless the owner of a scope exists. */
   async ownerExists(db: Knex, scope: RelatedScope, sql: ScopeSql): Promise<void> {
-    const [found] = (await this.compiler.byKeys(sql.owner, [sql.ownerKey], undefined, db)) as Row[];
+    const [found] = await this.compiler.run(this.compiler.byKeys(sql.owner, [sql.ownerKey], undefined, db), db);
     if (!found) throw ApiError.notFound(`${scope.owner.name} ${scope.ownerId} does not exist`);
   }
 
   /** One row by its id, or 404; `links` as in SqlCompiler.byKeys. */
   async row(db: Knex, collection: CollectionSchema, id: string, scope?: ScopeSql, links?: readonly RelationshipSchema[]): Promise<Row> {
     const key = keyValue(collection.model, id, collection.name);
-    const row = await this.compiler.byKeys(collection.model, [key], scope, db, links).first();
+    const [row] = await this.compiler.run(this.compiler.byKeys(collection.model, [key], scope, db, links).limit(1), db);
     if (!row) {
       const where = scope ? ` among the ${scope.relationship.name} of ${scope.owner.name} ${String(scope.ownerKey)}` : '';
       throw ApiError.notFound(`${collection.name} ${id} does not exist${where}`);
@@ -180,7 +180,7 @@ export class Executor {
     const sql = this.compiler.list(collection, query, scope, db, this.graph.links(collection, query));
     if (query.single) {
       await owner;
-      const rows: Row[] = await sql.rows;
+      const rows = await this.compiler.run(sql.rows, db);
       if (rows.length !== 1) {
         throw rows.length === 0
           ? ApiError.noResult('no resource matches the filter')
@@ -189,7 +189,7 @@ export class Executor {
       return { kind: 'collection', resources: await this.graph.load(db, collection, rows, query), paging: query.paging };
     }
     const [rows, total] = await Promise.all([
-      sql.rows as Promise<Row[]>,
+      this.compiler.run(sql.rows, db),
       this.total(db, collection, sql.count, !!(query.filter || scope || query.group.length)),
       owner,
     ]);
@@ -204,7 +204,7 @@ export class Executor {
       if (n !== undefined) return n;
     }
     // A count is one row by nature; `first()` would add a `limit ?` the database must parse and bind.
-    const [row] = (await count) as { total: unknown }[];
+    const [row] = await this.compiler.run(count, db);
     return Number(row?.total ?? 0);
   }
 
@@ -218,7 +218,7 @@ export class Executor {
   async fetchRelatedOne(db: Knex, op: Op<'fetch-related-one'>): Promise<OperationResult> {
     const scope = await this.scope(db, op.scope);
     const page = { ...emptyReadQuery(), paging: { offset: 0, limit: 1 } };
-    const rows: Row[] = await this.compiler.list(op.collection, page, scope, db, this.graph.links(op.collection, op.query)).rows;
+    const rows = await this.compiler.run(this.compiler.list(op.collection, page, scope, db, this.graph.links(op.collection, op.query)).rows, db);
     const resources = await this.graph.load(db, op.collection, rows, op.query);
     return { kind: 'resource', resource: resources[0] ?? null };
   }

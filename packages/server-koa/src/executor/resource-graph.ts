@@ -114,7 +114,7 @@ export class ResourceGraph {
     }
     const owners = [...new Set(nodes.map((n) => n.values[join.ownColumn]).filter((v) => v !== null && v !== undefined))];
     const links = subtree ? this.linksOf(target, query, subtree) : [];
-    const rows: Row[] = owners.length ? await this.compiler.related(rel, owners, !!subtree, db, links) : [];
+    const rows = owners.length ? await this.compiler.run(this.compiler.related(rel, owners, !!subtree, db, links), db) : [];
     const byOwner = new Map<string, Row[]>();
     for (const row of rows) {
       const k = String(row[OWNER_COLUMN]);
