@@ -13,7 +13,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { ApiOptions } from './api-options.js';
-import { databaseError } from './database-errors.js';
+import { databaseError, isPoolTimeout, POOL_BUSY } from './database-errors.js';
 import { Executor } from './executor/executor.js';
 import { hooksFor, runOperation } from './hooks.js';
 import { jsonpCallback, wrapJsonp } from './jsonp.js';
@@ -117,6 +117,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
       const detail = status === 400 ? 'the request body is not valid JSON' : status === 413 ? 'the request body is too large' : 'the request body cannot be read';
       return new ApiError(status, titles[status] ?? 'Bad Request', detail);
     }
+    if (isPoolTimeout(error)) return POOL_BUSY();
     const kind = database.dialect.classifyError(error);
     if (kind) return databaseError(kind);
     options.onUnexpectedError?.(error);

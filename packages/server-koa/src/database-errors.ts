@@ -13,6 +13,15 @@ const MESSAGES: Record<DatabaseErrorKind, [number, string, string]> = {
   unavailable: [503, 'Service Unavailable', 'the database cannot be reached'],
 };
 
+/** 503 when no pooled connection came free within knex's `acquireConnectionTimeout`: the server is saturated. */
+export const POOL_BUSY = (): ApiError =>
+  new ApiError(503, 'Service Unavailable', 'every database connection stayed busy; retry the request in a moment', undefined, { 'retry-after': '1' });
+
+/** Whether an error is knex's timeout waiting for a pooled connection. */
+export function isPoolTimeout(error: unknown): boolean {
+  return (error as { name?: unknown } | null)?.name === 'KnexTimeoutError';
+}
+
 /** The client-facing error of a classified database error; never carries SQL or driver text. */
 export function databaseError(kind: DatabaseErrorKind): ApiError {
   const [status, title, detail] = MESSAGES[kind];
