@@ -16,6 +16,13 @@ export type DatabaseErrorKind =
 
 export type LikeMode = 'like' | 'ilike' | 'not_like';
 
+/** What a statement run by `Dialect.execute` answered. */
+export interface Executed {
+  readonly rows: Record<string, unknown>[];
+  /** The key generated for the row an insert wrote, where the driver tells it (MySQL's insertId). */
+  readonly insertId?: unknown;
+}
+
 /** Settings of every connection a dialect opens (`connect(url, options)` passes them on). */
 export interface DialectOptions {
   /** Milliseconds a statement may run before the database cancels it; see ConnectOptions. */
@@ -83,10 +90,11 @@ export interface Dialect {
   estimateRows?(knex: Knex, table: string): Promise<number | undefined>;
   /**
    * Runs one compiled statement (`sql` with the driver's own placeholders) on a connection as knex's pool
-   * hands it out, and answers the rows it returned (none for a statement that returns none). See
-   * `runStatement`: the few statements that are compiled once and run on their own take this shorter way.
+   * hands it out: the rows it returned (none for a statement that returns none), and for an insert the key
+   * the database generated, where the driver tells it. See `runStatement`: statements outside a transaction
+   * take this shorter way.
    */
-  execute(connection: unknown, sql: string, bindings: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  execute(connection: unknown, sql: string, bindings: readonly unknown[]): Promise<Executed>;
   /** True when INSERT … RETURNING gives back the new key. */
   readonly returning: boolean;
 }

@@ -1,4 +1,4 @@
-export type { DatabaseErrorKind, Dialect, DialectOptions, LikeMode } from './dialect.js';
+export type { DatabaseErrorKind, Dialect, DialectOptions, Executed, LikeMode } from './dialect.js';
 export { dialectForUrl, dialects, mysql, postgres, sqlite } from './dialects/index.js';
 export { connect, type ConnectOptions, type Database } from './connect.js';
 export { redactUrl } from './redact-url.js';
@@ -10,3 +10,4 @@ export { likeToGlob } from './like-pattern.js';
 export type { Row } from './row-decoder.js';
 export { compileDelete, compileInsert, compileUpdate, insertedKey, storedValues } from './compile-write.js';
 export { compileAggregate, decodeAggregates } from './compile-aggregate.js';
+export { runStatement, type CompiledStatement } from './run-statement.js';

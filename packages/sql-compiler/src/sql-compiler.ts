@@ -35,7 +35,7 @@ export class SqlCompiler {
   run(query: Knex.QueryBuilder, db: Knex = this.knex): Promise<Row[]> {
     if (db.isTransaction) return Promise.resolve(query as unknown as Promise<Row[]>);
     const { sql, bindings } = query.toSQL().toNative();
-    return runStatement(this.knex, this.dialect, { sql, bindings, method: 'select' });
+    return runStatement(this.knex, this.dialect, { sql, bindings, method: 'select' }).then((executed) => executed.rows);
   }
 
   /** `links`: relationships whose linkage the rows carry (`canLink`, `linkage`). */
@@ -77,8 +77,19 @@ export class SqlCompiler {
    * runs by itself on the pool (`runStatement`), never in a transaction: it is the whole of a create.
    */
   async insertReturningRow(model: ModelSchema, values: Readonly<Record<string, unknown>>): Promise<Row> {
-    const [row] = await runStatement(this.knex, this.dialect, compileInsertReturningRow(this.context(), model, values));
-    return row!;
+    const { rows } = await runStatement(this.knex, this.dialect, compileInsertReturningRow(this.context(), model, values));
+    return rows[0]!;
+  }
+
+  /**
+   * INSERT of one row where the database returns no rows (MySQL): answers the key it generated. Like
+   * `insertReturningRow` it runs by itself on the pool; the row is read back by that key.
+   */
+  async insertGeneratingKey(model: ModelSchema, values: Readonly<Record<string, unknown>>): Promise<unknown> {
+    const { sql, bindings } = compileInsert(this.context(), model, values).toSQL().toNative();
+    const { insertId } = await runStatement(this.knex, this.dialect, { sql, bindings, method: 'insert' });
+    if (insertId === undefined) throw new Error(`${this.dialect.name} did not tell the key of the inserted ${model.name}`);
+    return insertId;
   }
 
   update(model: ModelSchema, keys: readonly unknown[], values: Readonly<Record<string, unknown>>, db?: Knex): Knex.QueryBuilder {

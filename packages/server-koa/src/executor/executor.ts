@@ -81,7 +81,7 @@ export class Executor {
     let row: Row | undefined;
     if (this.compiler.dialect.returning) row = await this.compiler.insertReturningRow(model, op.write.values);
     else {
-      const [key] = (await this.compiler.insert(model, op.write.values, db)) as unknown[];
+      const key = await this.compiler.insertGeneratingKey(model, op.write.values);
       row = await this.row(db, op.collection, String(key), undefined, this.graph.links(op.collection, op.query));
     }
     const [resource] = await this.graph.load(db, op.collection, [row!], op.query);

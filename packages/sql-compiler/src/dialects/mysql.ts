@@ -100,7 +100,8 @@ export const mysql: Dialect = {
       (connection as MysqlConnection).query(sql, bindings, (err, result) => {
         if (err) reject(err);
         // A statement that returns no rows answers a header (affected rows, insert id), not a list.
-        else resolve(Array.isArray(result) ? (result as Record<string, unknown>[]) : []);
+        else if (Array.isArray(result)) resolve({ rows: result as Record<string, unknown>[] });
+        else resolve({ rows: [], insertId: (result as { insertId?: unknown } | undefined)?.insertId });
       });
     });
   },

@@ -134,7 +134,7 @@ export const postgres: Dialect = {
     return new Promise((resolve, reject) => {
       (connection as PgConnection).query({ text: sql, values: bindings }, (err: unknown, result: PgResult) => {
         if (err) reject(err);
-        else resolve(result.rows ?? []);
+        else resolve({ rows: result.rows ?? [] });
       });
     });
   },

@@ -34,7 +34,7 @@ interface SqliteConnection {
 interface SqliteStatement {
   readonly reader: boolean;
   all(values: readonly unknown[]): Record<string, unknown>[];
-  run(values: readonly unknown[]): unknown;
+  run(values: readonly unknown[]): { lastInsertRowid: number | bigint };
 }
 
 /** better-sqlite3 binds numbers, strings, bigints, buffers and null; booleans and dates as knex binds them. */
@@ -130,9 +130,8 @@ export const sqlite: Dialect = {
     // The connection's statement cache (cacheStatements) makes this a lookup after the first time.
     const statement = (connection as SqliteConnection).prepare(sql) as SqliteStatement;
     const values = bindings.map(sqliteValue);
-    if (statement.reader) return statement.all(values);
-    statement.run(values);
-    return [];
+    if (statement.reader) return { rows: statement.all(values) };
+    return { rows: [], insertId: statement.run(values).lastInsertRowid };
   },
   readColumn(knex, ref) {
     return knex.raw('??', [ref]);
