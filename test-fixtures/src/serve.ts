@@ -1,3 +1,4 @@
+import { runPrimary, workersOption } from '@colapi/server-koa';
 import { connect } from '@colapi/sql-compiler';
 import cluster from 'node:cluster';
 import { tmpdir } from 'node:os';
@@ -5,7 +6,6 @@ import { join } from 'node:path';
 import { startConformanceTarget } from './conformance-app.js';
 import { quietKnexLog, startupMessage } from './startup-error.js';
 import { createTables } from './tables.js';
-import { runPrimary, workersOption } from './workers.js';
 
 /**
  * `pnpm conformance:serve [--workers N]`: DATABASE_URL, PORT and API_FORMAT as conformance/SCHEMA.md says.

@@ -11,6 +11,8 @@ export interface DemoConfig {
   readonly host: string;
   readonly format: string;
   readonly logLevel: string;
+  /** Processes serving the port (node:cluster); 1 serves from this process alone. */
+  readonly workers: number;
   readonly help: boolean;
 }
 
@@ -32,6 +34,7 @@ Options (each also read from the environment variable in capitals):
   --host ADDR         HOST          address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
   --format NAME       API_FORMAT    wire format: ${Object.keys(FORMATS).join(' or ')} (default jsonapi)
   --log-level LEVEL   LOG_LEVEL     request log level: info (default), debug, warn, error or silent
+  --workers N         WORKERS       processes sharing the port, one per core to use (default 1, at most 64)
   -h, --help                        show this help
 
 Logs are JSON lines (pino) on standard output. SIGTERM or Ctrl+C stops it gracefully.`;
@@ -48,6 +51,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): De
         host: { type: 'string' },
         format: { type: 'string' },
         'log-level': { type: 'string' },
+        workers: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -60,16 +64,21 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): De
   const databaseUrl = pick('database-url', 'DATABASE_URL') ?? DEFAULT_DATABASE_URL;
   const portText = pick('port', 'PORT') ?? '8080';
   const format = pick('format', 'API_FORMAT') ?? 'jsonapi';
+  const workersText = pick('workers', 'WORKERS') ?? '1';
   const config: DemoConfig = {
     databaseUrl,
     port: Number(portText),
     host: pick('host', 'HOST') ?? '127.0.0.1',
     format,
     logLevel: pick('log-level', 'LOG_LEVEL') ?? 'info',
+    workers: Number(workersText),
     help: values.help === true,
   };
   if (config.help) return config;
   if (!/^\d{1,5}$/.test(portText) || config.port > 65535) throw new UsageError(`PORT must be a number from 0 to 65535; got "${portText}"`);
+  if (!/^\d{1,2}$/.test(workersText) || config.workers < 1 || config.workers > 64) {
+    throw new UsageError(`WORKERS must be a whole number from 1 to 64; got "${workersText}"`);
+  }
   if (!FORMATS[format]) throw new UsageError(`API_FORMAT must be one of ${Object.keys(FORMATS).join(', ')}; got "${format}"`);
   if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'].includes(config.logLevel)) {
     throw new UsageError(`LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "${config.logLevel}"`);

@@ -58,6 +58,33 @@ async function openDatabase(url: string, timeout: number): Promise<Database> {
   }
 }
 
+/** Creates the bookshop's tables and seeds them when empty; answers the rows seeded. */
+async function prepare(database: Database, registry: Registry, logger: Logger): Promise<number> {
+  await createTables(database.knex, database.dialect);
+  const seeded = await seedIfEmpty(database.knex, database.dialect, registry);
+  if (seeded) logger.info({ rows: seeded }, 'seeded the sample bookshop');
+  return seeded;
+}
+
+/**
+ * Creates and seeds the bookshop without serving it: what a cluster primary does once, so that its workers
+ * (each a `startDemo`) find the tables ready instead of racing to create them.
+ */
+export async function prepareDemo(options: Pick<DemoOptions, 'databaseUrl' | 'logger' | 'connectTimeout'>): Promise<number> {
+  const database = await openDatabase(options.databaseUrl, options.connectTimeout ?? 10_000);
+  try {
+    return await prepare(database, await demoRegistry(), options.logger ?? pino({ level: 'silent' }));
+  } finally {
+    await database.knex.destroy();
+  }
+}
+
+/** The URL a client uses for a server listening on `host` and `port` (a wildcard address means this machine). */
+export function originOf(host: string | undefined, port: number): string {
+  const name = !host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
+}
+
 /** Opens the database, creates and seeds the bookshop if needed, and serves it. */
 export async function startDemo(options: DemoOptions): Promise<Demo> {
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -65,10 +92,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
   const database = await openDatabase(options.databaseUrl, options.connectTimeout ?? 10_000);
   let server: Server | undefined;
   try {
-    await createTables(database.knex, database.dialect);
     const registry = await demoRegistry();
-    const seeded = await seedIfEmpty(database.knex, database.dialect, registry);
-    if (seeded) logger.info({ rows: seeded }, 'seeded the sample bookshop');
+    const seeded = await prepare(database, registry, logger);
 
     const app = new Koa();
     for (const m of options.before ?? []) app.use(m);
@@ -87,7 +112,6 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     server = app.listen(options.port ?? 0, options.host ?? '127.0.0.1');
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);
     const { port } = server.address() as AddressInfo;
-    const host = !options.host || options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
     const listening = server;
     let stopping: Promise<void> | undefined;
     return {
@@ -95,7 +119,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       server: listening,
       database,
       registry,
-      origin: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+      origin: originOf(options.host, port),
       seeded,
       close(graceMs = 10_000) {
         stopping ??= (async () => {

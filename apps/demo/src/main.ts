@@ -1,7 +1,9 @@
+import { runPrimary } from '@colapi/server-koa';
 import { redactUrl } from '@colapi/sql-compiler';
+import cluster from 'node:cluster';
 import { pino } from 'pino';
 import { HELP, parseConfig, UsageError } from './config.js';
-import { DatabaseUnavailable, startDemo, type Demo } from './demo-app.js';
+import { DatabaseUnavailable, originOf, prepareDemo, startDemo, type Demo } from './demo-app.js';
 
 /** `pnpm demo`: starts the bookshop, tells where to open it, and stops gracefully on SIGTERM or Ctrl+C. */
 async function main(): Promise<void> {
@@ -11,18 +13,25 @@ async function main(): Promise<void> {
     return;
   }
   const logger = pino({ level: config.logLevel, base: undefined });
+  const banner = (origin: string) =>
+    process.stdout.write(
+      [
+        `colapi demo: a bookshop in ${config.format} on ${redactUrl(config.databaseUrl)}${config.workers > 1 ? `, ${config.workers} workers` : ''}`,
+        `  Browse   ${origin}/`,
+        `  API      ${origin}/api/books`,
+        `  OpenAPI  ${origin}/api/openapi.json`,
+        'Press Ctrl+C to stop.',
+        '',
+      ].join('\n'),
+    );
+  if (config.workers > 1 && cluster.isPrimary) {
+    // The tables are created and seeded once, here; then the workers share the port.
+    await prepareDemo({ databaseUrl: config.databaseUrl, logger });
+    runPrimary({ workers: config.workers, onListening: ({ port }) => banner(originOf(config.host, port)) });
+    return;
+  }
   const demo = await startDemo({ databaseUrl: config.databaseUrl, format: config.format, port: config.port, host: config.host, logger });
-  const { origin } = demo;
-  process.stdout.write(
-    [
-      `colapi demo: a bookshop in ${config.format} on ${redactUrl(config.databaseUrl)}`,
-      `  Browse   ${origin}/`,
-      `  API      ${origin}/api/books`,
-      `  OpenAPI  ${origin}/api/openapi.json`,
-      'Press Ctrl+C to stop.',
-      '',
-    ].join('\n'),
-  );
+  if (cluster.isPrimary) banner(demo.origin);
   stopOnSignals(demo, logger);
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,29 @@ function run(args: string[], env: Record<string, string> = {}): Run {
   child.stdout!.on('data', (d) => (result.stdout += String(d)));
   child.stderr!.on('data', (d) => (result.stderr += String(d)));
   return result;
+}
+
+/** Process ids whose parent is `pid` (Linux's /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1] === String(pid);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function waitFor(r: Run, pattern: RegExp, ms = 30_000): Promise<RegExpMatchArray> {
@@ -73,6 +96,23 @@ describe('pnpm demo (the command)', function () {
     const format = run(['--format', 'xml']);
     expect(await format.exited).to.equal(2);
     expect(format.stderr).to.match(/^demo: API_FORMAT must be one of jsonapi.*; got "xml"\n$/);
+    const workers = run(['--workers', '0']);
+    expect(await workers.exited).to.equal(2);
+    expect(workers.stderr.trim()).to.equal('demo: WORKERS must be a whole number from 1 to 64; got "0"');
+  });
+
+  it('--workers 2 seeds once, serves one port from two worker processes, and SIGTERM stops them all', async () => {
+    const r = run(['--workers', '2'], { DATABASE_URL: `sqlite:${join(dir, 'cluster.sqlite')}`, PORT: '0' });
+    const [, origin] = await waitFor(r, /Browse\s+(http:\/\/127\.0\.0\.1:\d+)\//);
+    expect(r.stdout).to.contain('2 workers');
+    expect(r.stdout.match(/seeded the sample bookshop/g)).to.have.lengthOf(1);
+    const workers = childrenOf(r.child.pid!);
+    expect(workers).to.have.lengthOf(2);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${origin}/api/books?page[size]=1`, { headers: { accept: 'application/vnd.api+json' } })));
+    expect(answers.map((a) => a.status)).to.deep.equal(Array(20).fill(200));
+    r.child.kill('SIGTERM');
+    expect(await r.exited).to.equal(0);
+    expect(workers.filter(alive)).to.deep.equal([]);
   });
 
   it('prints the URL to open, serves it, and stops on SIGTERM with exit code 0', async () => {

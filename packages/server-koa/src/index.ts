@@ -1,4 +1,5 @@
 export { createApi } from './create-api.js';
+export { runPrimary, workersOption, type ClusterOptions } from './cluster.js';
 export type { ApiOptions, ResponseHook } from './api-options.js';
 export { Executor } from './executor/executor.js';
 export { parseLinkHeader, wrapJsonp } from './jsonp.js';

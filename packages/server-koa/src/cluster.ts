@@ -12,25 +12,28 @@ export function workersOption(argv: readonly string[]): number {
 
 export interface ClusterOptions {
   readonly workers: number;
-  /** Told once, when every worker accepts requests. */
-  readonly onListening: () => void;
+  /** Told once, when every worker accepts requests, with the address the first of them listens on. */
+  readonly onListening: (address: { readonly address: string; readonly port: number }) => void;
   /** Milliseconds the workers get to stop on SIGTERM before they are killed. */
   readonly stopWithin?: number;
 }
 
 /**
- * The primary of a node:cluster: forks the workers, which share the listening port (the primary hands
- * connections to them in turn), and reports once all of them listen. A worker that dies while serving is
+ * The primary of a node:cluster: forks the workers (the same script, with `cluster.isPrimary` false, each
+ * serving as one process would), which share the listening port (the primary hands connections to them in
+ * turn), and reports once all of them listen. A worker that dies while serving is
  * replaced; SIGTERM or SIGINT stops them all, killing stragglers after `stopWithin`.
  */
 export function runPrimary(options: ClusterOptions): void {
   let listening = 0;
   let stopping = false;
   const started = new Set<Worker>();
-  cluster.on('listening', (worker) => {
+  let first: { address: string; port: number } | undefined;
+  cluster.on('listening', (worker, address) => {
     if (started.has(worker)) return;
     started.add(worker);
-    if (++listening === options.workers) options.onListening();
+    first ??= { address: address.address, port: address.port };
+    if (++listening === options.workers) options.onListening(first);
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
