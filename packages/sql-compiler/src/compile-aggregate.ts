@@ -2,9 +2,10 @@ import type { ModelSchema } from '@colapi/schema';
 import type { Filter, FunctionCall } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
-import { compiledFragment } from './compiled-fragment.js';
+import { compiledFragment, compiledText } from './compiled-fragment.js';
 import type { Dialect } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
+import type { CompiledStatement } from './run-statement.js';
 
 /** SQL of each whitelisted function; nothing else can reach the statement. */
 const SQL: Readonly<Record<string, string>> = { avg: 'avg', sum: 'sum', count: 'count', min: 'min', max: 'max' };
@@ -38,6 +39,16 @@ export function compileAggregate(ctx: CompileContext, model: ModelSchema, functi
   const qb = ctx.knex.from({ [t]: model.table }).select(selectList(ctx, model, t, functions));
   if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
   return qb;
+}
+
+/**
+ * The statement of an evaluation without a filter, whose text depends only on the model and the function
+ * list: compiled once per shape (within the same bound as the select lists) and run with no bindings.
+ */
+export function compileAggregateStatement(ctx: CompileContext, model: ModelSchema, functions: readonly FunctionCall[]): CompiledStatement {
+  const key = `aggregate statement ${functions.map((f) => `${f.name}(${f.column})`).join(' ')}`;
+  const sql = compiledText(ctx.dialect, model, key, () => compileAggregate(ctx, model, functions).toSQL().toNative().sql, SELECT_LISTS_PER_MODEL);
+  return { sql, bindings: [], method: 'select' };
 }
 
 /** Results as JSON values: numbers for count/sum/avg on every dialect, column values for min/max. */

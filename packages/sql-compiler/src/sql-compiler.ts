@@ -1,6 +1,6 @@
 import type { CollectionSchema, ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
 import type { Filter, FunctionCall, ReadQuery } from '@colapi/query-ast';
-import { compileAggregate, decodeAggregates } from './compile-aggregate.js';
+import { compileAggregate, compileAggregateStatement, decodeAggregates } from './compile-aggregate.js';
 import { compileFilter } from './compile-filter.js';
 import { compileDelete, compileInsert, compileInsertReturningRow, compileUpdate } from './compile-write.js';
 import type { Knex } from 'knex';
@@ -107,6 +107,16 @@ export class SqlCompiler {
     const qb = ctx.knex.from({ [t]: model.table }).select(`${t}.${model.key}`).orderBy(`${t}.${model.key}`);
     if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
     return qb;
+  }
+
+  /**
+   * Runs an evaluation and answers its one row. Without a filter and outside a transaction its text is
+   * compiled once per function list (building and compiling the select had been most of knex's share).
+   */
+  async evaluate(model: ModelSchema, functions: readonly FunctionCall[], filter: Filter | undefined, db: Knex = this.knex): Promise<Row> {
+    if (filter || db.isTransaction) return (await this.run(this.aggregate(model, functions, filter, db), db))[0]!;
+    const { rows } = await runStatement(this.knex, this.dialect, compileAggregateStatement(this.context(), model, functions));
+    return rows[0]!;
   }
 
   aggregate(model: ModelSchema, functions: readonly FunctionCall[], filter?: Filter, db?: Knex): Knex.QueryBuilder {

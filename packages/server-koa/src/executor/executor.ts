@@ -97,8 +97,8 @@ export class Executor {
     if (op.functions.length === 0) return { kind: 'values', values: [] };
     const model = op.collection.model;
     // An aggregate is always one row: no `limit ?`, so an unfiltered one needs no bound parameter at all.
-    const [row] = await this.compiler.run(this.compiler.aggregate(model, op.functions, op.filter, db), db);
-    return { kind: 'values', values: this.compiler.decodeAggregates(model, op.functions, row!) };
+    const row = await this.compiler.evaluate(model, op.functions, op.filter, db);
+    return { kind: 'values', values: this.compiler.decodeAggregates(model, op.functions, row) };
   }
 
   async create(trx: Knex, op: Op<'create'>): Promise<OperationResult> {
