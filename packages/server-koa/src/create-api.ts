@@ -13,12 +13,12 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { ApiOptions } from './api-options.js';
-import { databaseError, isPoolTimeout, POOL_BUSY } from './database-errors.js';
+import { databaseError, isPoolTimeout, poolBusy } from './database-errors.js';
 import { Executor } from './executor/executor.js';
 import { hooksFor, runOperation } from './hooks.js';
 import { jsonpCallback, wrapJsonp } from './jsonp.js';
 import { ROUTES } from './routes.js';
-import { NO_TIMER, StageTimer } from './stage-timer.js';
+import { StageTimer } from './stage-timer.js';
 
 const BODY_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
@@ -71,7 +71,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
     return format.methodsFor(routeKind(route)).filter((m) => collection.methods.has(m));
   }
 
-  async function respond(ctx: Koa.Context, route: Route, parsed: HttpRequest | undefined, timer: Pick<StageTimer, 'lap'>): Promise<HttpResponse> {
+  async function respond(ctx: Koa.Context, route: Route, parsed: HttpRequest | undefined, timer: StageTimer | undefined): Promise<HttpResponse> {
     // The request handle() already built: parsing the URL once per request is enough. When it could not
     // (a URL that does not parse), building it again throws the error the client hears.
     let request = parsed ?? toRequest(ctx, route);
@@ -94,7 +94,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
       request = { ...request, body: (ctx.request as unknown as { body?: unknown }).body };
     }
     const decoded = format.decode(request, collection, decodeContext);
-    timer.lap('parse');
+    timer?.lap('parse');
     const context = { request, state: ctx.state as Record<string, unknown> };
     const { operation, result } = await executor.inTransactionOf(
       decoded,
@@ -102,9 +102,9 @@ export function createApi(options: ApiOptions): Koa.Middleware {
       // Hooks run inside the write's transaction, so a hooked write always has one.
       hooksFor(options.hooks, decoded).length > 0,
     );
-    timer.lap('query');
+    timer?.lap('query');
     const response = format.encode(request, operation, result, decodeContext);
-    timer.lap('encode');
+    timer?.lap('encode');
     return response;
   }
 
@@ -117,7 +117,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
       const detail = status === 400 ? 'the request body is not valid JSON' : status === 413 ? 'the request body is too large' : 'the request body cannot be read';
       return new ApiError(status, titles[status] ?? 'Bad Request', detail);
     }
-    if (isPoolTimeout(error)) return POOL_BUSY();
+    if (isPoolTimeout(error)) return poolBusy();
     const kind = database.dialect.classifyError(error);
     if (kind) return databaseError(kind);
     options.onUnexpectedError?.(error);
@@ -136,7 +136,8 @@ export function createApi(options: ApiOptions): Koa.Middleware {
       request = { method: ctx.method, url: new URL('http://localhost/'), base: prefix, route, headers: {}, hasBody: false };
     }
     let callback: string | undefined;
-    const timer = options.serverTiming ? new StageTimer() : NO_TIMER;
+    // Only when asked for: timing costs clock reads on every request.
+    const timer = options.serverTiming ? new StageTimer() : undefined;
     try {
       if (ctx.originalUrl.length > maxUrlLength) {
         throw new ApiError(414, 'URI Too Long', `the request URL is longer than ${maxUrlLength} characters`);
@@ -147,7 +148,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
       const e = failure(error);
       response = format.encodeErrors(request, e.status, [e]);
     }
-    if (options.serverTiming) response = { ...response, headers: { ...response.headers, 'server-timing': (timer as StageTimer).header() } };
+    if (timer) response = { ...response, headers: { ...response.headers, 'server-timing': timer.header() } };
     if (options.onResponse) response = (await options.onResponse(response, request)) ?? response;
     if (callback && response.body !== undefined && (format.jsonp?.(request) ?? true)) response = wrapJsonp(callback, response);
     ctx.status = response.status;

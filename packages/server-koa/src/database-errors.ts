@@ -14,7 +14,7 @@ const MESSAGES: Record<DatabaseErrorKind, [number, string, string]> = {
 };
 
 /** 503 when no pooled connection came free within knex's `acquireConnectionTimeout`: the server is saturated. */
-export const POOL_BUSY = (): ApiError =>
+export const poolBusy = (): ApiError =>
   new ApiError(503, 'Service Unavailable', 'every database connection stayed busy; retry the request in a moment', undefined, { 'retry-after': '1' });
 
 /** Whether an error is knex's timeout waiting for a pooled connection. */

@@ -78,13 +78,10 @@ export class Executor {
 
   private async createInOneStatement(db: Knex, op: Op<'create'>): Promise<OperationResult> {
     const model = op.collection.model;
-    let row: Row | undefined;
-    if (this.compiler.dialect.returning) row = await this.compiler.insertReturningRow(model, op.write.values);
-    else {
-      const key = await this.compiler.insertGeneratingKey(model, op.write.values);
-      row = await this.row(db, op.collection, String(key), undefined, this.graph.links(op.collection, op.query));
-    }
-    const [resource] = await this.graph.load(db, op.collection, [row!], op.query);
+    const row = this.compiler.dialect.returning
+      ? await this.compiler.insertReturningRow(model, op.write.values)
+      : await this.row(db, op.collection, String(await this.compiler.insertGeneratingKey(model, op.write.values)), undefined, this.graph.links(op.collection, op.query));
+    const [resource] = await this.graph.load(db, op.collection, [row], op.query);
     return { kind: 'resource', resource: resource!, created: true };
   }
 

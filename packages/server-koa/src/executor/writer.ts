@@ -1,6 +1,6 @@
 import type { CollectionSchema, ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
 import { ApiError, type RelatedRef, type RelationshipWrite, type ResourceWrite } from '@colapi/query-ast';
-import type { Row, SqlCompiler } from '@colapi/sql-compiler';
+import { insertedKey, type Row, type SqlCompiler } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { keyValue } from './keys.js';
 
@@ -43,7 +43,7 @@ export class Writer {
     const result = await this.compiler.insert(model, values, trx);
     const { dialect } = this.compiler;
     if (id !== undefined && model.columns.get(model.key)?.generated) await dialect.advanceKey?.(trx, model.table, model.key);
-    const key = id !== undefined ? values[model.key] : dialect.returning ? (result as Row[])[0]?.[model.key] : (result as Key[])[0];
+    const key = id !== undefined ? values[model.key] : insertedKey(model, result);
     for (const [name, change] of later) await this.relate(trx, collection, key, name, change);
     return key;
   }
