@@ -1,5 +1,5 @@
 import type { CollectionSchema } from '@colapi/schema';
-import { parseJsonApiQuery, pathRelationship, type DecodeContext, type HttpRequest, type Operation } from '@colapi/query-ast';
+import { ApiError, parseJsonApiQuery, pathRelationship, type DecodeContext, type HttpRequest, type Operation } from '@colapi/query-ast';
 
 /** Decodes a GET of Format A into a read operation. */
 export function decodeRead(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext): Operation {
@@ -20,6 +20,11 @@ export function decodeRead(request: HttpRequest, collection: CollectionSchema, c
     return { kind: 'fetch-linkage', collection, id, relation: rel.name };
   }
   if (route.relatedId !== undefined) {
+    // As in Flask-Restless 1.0: only the members of a to-many relationship are addressed by id.
+    if (rel.cardinality === 'one') {
+      const related = `${request.base}/${collection.name}/${encodeURIComponent(id)}/${rel.name}`;
+      throw ApiError.notFound(`${rel.name} is a to-one relationship of ${collection.name}: it has no member ids; its related resource is at ${related}, without an id`);
+    }
     return { kind: 'fetch', collection: target, id: route.relatedId, scope, query: parseJsonApiQuery(params, target, ctx, 'single') };
   }
   if (rel.cardinality === 'one') {

@@ -109,6 +109,15 @@ describeEachDatabase('Format A: resources, related resources and relationships',
       const res = await getOk(t(), '/api/tag/2/articles/3');
       expect(res.body.data).to.include({ type: 'article', id: '3' });
     });
+
+    // Flask-Restless 1.0: a to-one relationship has no member ids, even the id of its one related resource.
+    for (const path of ['/api/article/1/author/1', '/api/article/1/author/2', '/api/comment/1/article/1']) {
+      it(`answers 404 for an id under a to-one relationship, saying why (${path})`, async () => {
+        const error = expectError(await t().http.get(path), 404);
+        const related = path.replace(/\/\d+$/, '');
+        expect(error.detail).to.contain('to-one').and.contain('no member ids').and.contain(`${origin()}${related}`);
+      });
+    }
   });
 
   describe('relationship linkage', () => {

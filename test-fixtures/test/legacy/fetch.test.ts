@@ -93,6 +93,10 @@ describeEachDatabase(
       expect((await getOk(t(), '/api/person/1/articles/2')).body).to.include(AGAIN);
     });
 
+    it('GET of one related instance answers it through a to-one relation too (unlike Format A)', async () => {
+      expect((await getOk(t(), '/api/article/1/author/1')).body).to.include({ id: 1, name: 'Alice' });
+    });
+
     const NOT_FOUND: [string, string][] = [
       ['an unknown id', '/api/person/99'],
       ['an id that cannot be a key', '/api/person/abc'],
