@@ -13,7 +13,9 @@ export function decodeEvaluate(request: HttpRequest, collection: CollectionSchem
     }
   }
   const source = { parameter: 'functions' };
-  const functions = text === null ? [] : parseFunctionCalls(parseJsonParameter(text, 'functions'), collection, source, 'functions');
+  // Required: an evaluation without it is most likely a client bug; `functions=[]` asks for nothing on purpose.
+  if (text === null) throw ApiError.badRequest('query parameter functions is required: a JSON list of function objects {name, field}, [] for none', source);
+  const functions = parseFunctionCalls(parseJsonParameter(text, 'functions'), collection, source, 'functions');
   const { filter } = parseJsonApiQuery(params, collection, ctx, 'list');
   return { kind: 'evaluate', collection, functions, ...(filter ? { filter } : {}) };
 }

@@ -115,7 +115,10 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): Op
     }
     case 'evaluate GET':
       return op('evaluate', `Evaluate SQL functions over ${c.name}`, [
-        jsonQuery('functions', 'A JSON list of function objects {name, field}.', { type: 'array', items: functionSchema(c, Object.keys(AGGREGATE_FUNCTIONS)) }, [{ name: 'count', field: c.model.key }]),
+        {
+          ...jsonQuery('functions', 'A JSON list of function objects {name, field}; [] asks for none. Required.', { type: 'array', items: functionSchema(c, Object.keys(AGGREGATE_FUNCTIONS)) }, [{ name: 'count', field: c.model.key }]),
+          required: true,
+        },
         jsonQuery('filter[objects]', 'Evaluate over the resources matching these filter objects only.', {
           type: 'array',
           items: filterSchema(c, ctx, { prefix: 'jsonapi', operators: ALL_OPERATOR_SPELLINGS }),

@@ -76,6 +76,11 @@ describe('openApiDocument (jsonapi) shapes', () => {
     expect(size.schema).to.deep.equal({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
   });
 
+  it('requires functions on the evaluation endpoint (without it the server answers 400)', () => {
+    const functions = operation(doc, '/api/eval/books', 'get').parameters.find((p) => p.name === 'functions')!;
+    expect(functions).to.deep.include({ in: 'query', required: true });
+  });
+
   it('shows belongs-to keys as relationships, virtual attributes as read-only attributes', () => {
     const book = schema(doc, 'jsonapi.books.resource');
     expect(Object.keys(book.properties.attributes.properties)).to.deep.equal(['title', 'price', 'added_at']);

@@ -48,10 +48,16 @@ describeEachDatabase('Format A: function evaluation (GET /api/eval/<collection>)
     expect(await evaluate('person', [['count', 'id'], ['avg', 'age'], ['sum', 'age'], ['min', 'name']], `&${none}`)).to.deep.equal([0, null, null, null]);
   });
 
-  it('answers {data: []} when no function is asked for', async () => {
+  it('answers {data: []} for an explicit empty list of functions', async () => {
     expect(await evaluate('person', [])).to.deep.equal([]);
-    const res = expectStatus(await t().http.get('/api/eval/person'), 200);
+    const res = expectStatus(await t().http.get('/api/eval/person?functions=[]'), 200);
     expect(res.body).to.deep.equal({ data: [] });
+  });
+
+  it('refuses an evaluation without functions: 400 naming the parameter', async () => {
+    const error = expectError(await t().http.get('/api/eval/person'), 400, { parameter: 'functions' });
+    expect(error.detail).to.contain('required');
+    expectError(await t().http.get(`/api/eval/person?${filterParam([{ name: 'age', op: '>', val: 17 }])}`), 400, { parameter: 'functions' });
   });
 
   describe('refusals', () => {
@@ -65,6 +71,7 @@ describeEachDatabase('Format A: function evaluation (GET /api/eval/<collection>)
       ['a computed attribute', `/api/eval/person?${functions([['count', 'is_minor']])}`, 400, 'functions'],
       ['a relationship', `/api/eval/person?${functions([['count', 'articles']])}`, 400, 'functions'],
       ['functions that are not JSON', '/api/eval/person?functions=avg(age)', 400, 'functions'],
+      ['an empty functions value, which is not JSON', '/api/eval/person?functions=', 400, 'functions'],
       ['functions that are not a list', `/api/eval/person?functions=${encodeURIComponent('{"name":"avg","field":"age"}')}`, 400, 'functions'],
       ['a function object without field', `/api/eval/person?functions=${encodeURIComponent('[{"name":"count"}]')}`, 400, 'functions'],
       ['a bad filter', `/api/eval/person?${functions([['count', 'id']])}&${filterParam([{ name: 'age', op: 'near', val: 1 }])}`, 400, 'filter[objects]'],
