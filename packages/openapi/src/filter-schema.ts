@@ -56,6 +56,21 @@ export function filterSchema(collection: CollectionSchema, ctx: BuildContext, op
         additionalProperties: false,
       },
     ];
+    const relationOps = spellings(options.operators, 'relation');
+    if (options.relationSeparator && relationOps.length > 0) {
+      const sep = options.relationSeparator;
+      branches.push({
+        title: `has or any on relation${sep}field`,
+        type: 'object',
+        required: ['name', 'op', 'val'],
+        properties: {
+          name: { type: 'string', pattern: `^\\w+${sep}\\w+`, description: `relation${sep}field, with has for a to-one relation and any for a to-many one.` },
+          op: { enum: relationOps },
+          val: { description: 'The value the field of the related instance (has) or of any related instance (any) equals; null: the field is null.' },
+        },
+        additionalProperties: false,
+      });
+    }
     for (const rel of collection.relationships.values()) {
       const target = ctx.registry.target(rel);
       branches.push({

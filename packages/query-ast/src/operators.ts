@@ -23,7 +23,7 @@ export type Operator = BinaryOperator | UnaryOperator | RelationOperator;
 
 export type OperatorArity = 'binary' | 'unary' | 'relation';
 
-interface OperatorInfo {
+export interface OperatorInfo {
   readonly canonical: Operator;
   readonly arity: OperatorArity;
 }

@@ -1,7 +1,16 @@
-import type { CollectionSchema, ColumnSchema, ColumnType, Registry } from '@colapi/schema';
+import type { CollectionSchema, ColumnSchema, ColumnType, Registry, RelationshipSchema } from '@colapi/schema';
 import { ApiError, type ErrorSource } from './api-error.js';
 import type { FieldRef, Filter, ScalarValue } from './filter.js';
-import { type BinaryOperator, LIKE_OPERATORS, LIST_OPERATORS, NETWORK_OPERATORS, OPERATORS, type OperatorSet } from './operators.js';
+import {
+  type BinaryOperator,
+  LIKE_OPERATORS,
+  LIST_OPERATORS,
+  NETWORK_OPERATORS,
+  OPERATORS,
+  type OperatorInfo,
+  type OperatorSet,
+  type RelationOperator,
+} from './operators.js';
 import { coercePattern, coerceValue } from './values.js';
 
 export interface FilterContext {
@@ -19,6 +28,9 @@ export interface FilterContext {
   /** Why the database cannot run an operator, or undefined when it can. */
   readonly unsupportedOperator?: (op: BinaryOperator) => string | undefined;
 }
+
+/** The comparison inside `relation__field` with has/any: equality, whatever spellings the format accepts. */
+const EQUALITY: OperatorInfo = OPERATORS.get('eq')!;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -42,8 +54,7 @@ class FilterParser {
   }
 
   node(json: unknown, collection: CollectionSchema, path: string, depth: number): Filter {
-    if (depth > this.ctx.maxDepth) this.fail(path, `filters nest deeper than ${this.ctx.maxDepth} levels`);
-    if (++this.#nodes > this.ctx.maxNodes) this.fail(path, `more than ${this.ctx.maxNodes} filter objects`);
+    this.enter(path, depth);
     if (!isObject(json)) this.fail(path, 'a filter must be an object');
     if ('or' in json || 'and' in json) return this.junction(json, collection, path, depth);
     const { name, op } = json;
@@ -53,12 +64,25 @@ class FilterParser {
     if (unknown.length) this.fail(path, `unknown member "${unknown[0]}" in the filter on "${name}" (expected name, op, val or field)`);
     const info = this.ctx.operators.has(op) ? OPERATORS.get(op) : undefined;
     if (!info) this.fail(`${path}.op`, `unknown operator "${op}" on "${name}"`);
+    return this.named(json, name, op, info, collection, path, depth);
+  }
 
-    if (info.arity === 'relation') return this.relation(json, name, op, info.canonical, collection, path, depth);
+  /** Counts one more filter object, `depth` levels deep, against the limits. */
+  enter(path: string, depth: number): void {
+    if (depth > this.ctx.maxDepth) this.fail(path, `filters nest deeper than ${this.ctx.maxDepth} levels`);
+    if (++this.#nodes > this.ctx.maxNodes) this.fail(path, `more than ${this.ctx.maxNodes} filter objects`);
+  }
+
+  /** A filter object whose operator is known: `name` is resolved in `collection`. */
+  named(json: Record<string, unknown>, name: string, op: string, info: OperatorInfo, collection: CollectionSchema, path: string, depth: number): Filter {
     const separator = this.ctx.relationSeparator;
-    if (separator && !collection.columns.has(name) && name.includes(separator)) {
-      return this.viaRelation(json, name, separator, collection, path, depth);
+    const viaSeparator = separator !== undefined && !collection.columns.has(name) && name.includes(separator);
+    if (info.arity === 'relation') {
+      return viaSeparator && !collection.relationships.has(name)
+        ? this.relationField(json, name, op, info.canonical, separator, collection, path, depth)
+        : this.relation(json, name, op, info.canonical, collection, path, depth);
     }
+    if (viaSeparator) return this.viaRelation(json, name, op, info, separator, collection, path, depth);
     const column = this.column(collection, name, `${path}.name`, op);
     const field: FieldRef = { relations: [], column: name };
     if (info.arity === 'unary') {
@@ -103,10 +127,7 @@ class FilterParser {
       const what = collection.columns.has(name) ? 'a field, not a relationship' : `not a relationship of ${collection.name}`;
       this.fail(`${path}.name`, `"${name}" is ${what}; "${op}" applies to relationships`);
     }
-    const expected = relationship.cardinality === 'one' ? 'has' : 'any';
-    if (canonical !== expected) {
-      this.fail(`${path}.op`, `use "${expected}" with the to-${relationship.cardinality} relationship "${name}", not "${op}"`);
-    }
+    const expected = this.relationOperator(relationship, op, canonical, path);
     if ('field' in json) this.fail(`${path}.field`, `"${op}" on "${name}" takes a nested filter in val, not a field`);
     const val = json.val;
     if (val !== undefined && val !== null && !isObject(val)) this.fail(`${path}.val`, `"${op}" on "${name}" takes one filter object in val`);
@@ -132,16 +153,52 @@ class FilterParser {
     return { kind: 'compare-field', field: { relations: [], column: name }, op: canonical, other: { relations: [], column: other } };
   }
 
-  /** `author__name` in Format B: the same as a has/any filter on the relationship. */
-  viaRelation(json: Record<string, unknown>, name: string, sep: string, collection: CollectionSchema, path: string, depth: number): Filter {
+  /** `has` for a to-one relationship, `any` for a to-many one: the other is a 400 naming the right one. */
+  relationOperator(relationship: RelationshipSchema, op: string, canonical: string, path: string): RelationOperator {
+    const expected = relationship.cardinality === 'one' ? 'has' : 'any';
+    if (canonical !== expected) {
+      this.fail(`${path}.op`, `use "${expected}" with the to-${relationship.cardinality} relationship "${relationship.name}", not "${op}"`);
+    }
+    return expected;
+  }
+
+  /** The relationship before the first separator of `relation__rest`, and the rest. */
+  splitRelation(name: string, sep: string, collection: CollectionSchema, path: string): { relationship: RelationshipSchema; rest: string } {
     const at = name.indexOf(sep);
     const relationName = name.slice(0, at);
-    const rest = name.slice(at + sep.length);
     const relationship = collection.relationships.get(relationName);
     if (!relationship) this.fail(`${path}.name`, `"${relationName}" is not a relationship of ${collection.name}`);
+    return { relationship, rest: name.slice(at + sep.length) };
+  }
+
+  /** `author__name` in Format B: the same as a has/any filter on the relationship. */
+  viaRelation(json: Record<string, unknown>, name: string, op: string, info: OperatorInfo, sep: string, collection: CollectionSchema, path: string, depth: number): Filter {
+    const { relationship, rest } = this.splitRelation(name, sep, collection, path);
+    this.enter(path, depth + 1);
+    const nested = this.named(json, rest, op, info, this.ctx.registry.target(relationship), path, depth + 1);
+    return { kind: 'relation', relation: relationship.name, op: relationship.cardinality === 'one' ? 'has' : 'any', filter: nested };
+  }
+
+  /**
+   * `{name: "author__name", op: "has", val: "Mary"}` in Format B, as Flask-Restless 0.17 reads it: the
+   * related resource (has) or any of them (any) whose field equals val. The operator must fit the
+   * relationship before the separator; the rest is a field path of its target, compared with `==`.
+   */
+  relationField(json: Record<string, unknown>, name: string, op: string, canonical: string, sep: string, collection: CollectionSchema, path: string, depth: number): Filter {
+    const { relationship, rest } = this.splitRelation(name, sep, collection, path);
+    const expected = this.relationOperator(relationship, op, canonical, path);
     const target = this.ctx.registry.target(relationship);
-    const nested = this.node({ ...json, name: rest }, target, path, depth + 1);
-    return { kind: 'relation', relation: relationName, op: relationship.cardinality === 'one' ? 'has' : 'any', filter: nested };
+    if (target.relationships.has(rest) && !target.columns.has(rest)) {
+      this.fail(`${path}.name`, `"${rest}" is a relationship of ${target.name}, not a field; "${op}" on "${name}" compares a field with val`);
+    }
+    if ('field' in json) this.fail(`${path}.field`, `"${op}" on "${name}" compares with a value in val, not a field`);
+    if (!('val' in json)) this.fail(path, `"${op}" on "${name}" needs a val, the value "${rest}" must equal`);
+    if (typeof json.val === 'object' && json.val !== null) {
+      this.fail(`${path}.val`, `"${op}" on "${name}" takes one value of "${rest}", not ${Array.isArray(json.val) ? 'a list' : 'an object'}`);
+    }
+    this.enter(path, depth + 1);
+    const nested = this.named(json, rest, op, EQUALITY, target, path, depth + 1);
+    return { kind: 'relation', relation: relationship.name, op: expected, filter: nested };
   }
 
   junction(json: Record<string, unknown>, collection: CollectionSchema, path: string, depth: number): Filter {

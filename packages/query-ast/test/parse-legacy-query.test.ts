@@ -122,6 +122,35 @@ describe('parseLegacyQuery: the search object q', () => {
       expect: { filter: { kind: 'relation', relation: 'author', op: 'has', filter: { kind: 'compare', field: field('age'), op: 'gt', value: 20 } } },
     },
     {
+      name: 'relation__field with any: a related instance whose field equals val (Flask-Restless 0.17)',
+      q: { filters: [{ name: 'articles__title', op: 'any', val: '2nd' }] },
+      expect: { filter: { kind: 'relation', relation: 'articles', op: 'any', filter: { kind: 'compare', field: field('title'), op: 'eq', value: '2nd' } } },
+    },
+    {
+      name: 'relation__field with has: the related instance\'s field equals val, coerced to its type',
+      collection: article,
+      q: { filters: [{ name: 'author__age', op: 'has', val: '40' }] },
+      expect: { filter: { kind: 'relation', relation: 'author', op: 'has', filter: { kind: 'compare', field: field('age'), op: 'eq', value: 40 } } },
+    },
+    {
+      name: 'relation__field with has and val null: the field is null',
+      collection: article,
+      q: { filters: [{ name: 'author__name', op: 'has', val: null }] },
+      expect: { filter: { kind: 'relation', relation: 'author', op: 'has', filter: { kind: 'null-check', field: field('name'), op: 'is_null' } } },
+    },
+    {
+      name: 'relation__relation__field with any: the operator fits the first relation, the rest is a path',
+      q: { filters: [{ name: 'articles__author__name', op: 'any', val: 'x' }] },
+      expect: {
+        filter: {
+          kind: 'relation',
+          relation: 'articles',
+          op: 'any',
+          filter: { kind: 'relation', relation: 'author', op: 'has', filter: { kind: 'compare', field: field('name'), op: 'eq', value: 'x' } },
+        },
+      },
+    },
+    {
       name: 'a column whose name holds __ is that column',
       q: { filters: [{ name: 'weird__name', op: '==', val: 'x' }], order_by: [{ field: 'weird__name' }] },
       expect: {
@@ -179,6 +208,18 @@ describe('parseLegacyQuery: poorly formed searches are 400 with a precise messag
     ['a value of the wrong type', { filters: [{ name: 'age', op: '==', val: 'old' }] }, /"old" is not an integer/],
     ['an unknown relation before __', { filters: [{ name: 'friends__name', op: '==', val: 'x' }] }, /"friends" is not a relationship of person/],
     ['a computed attribute', { filters: [{ name: 'is_minor', op: '==', val: true }] }, /computed/],
+    ['has on relation__field of a to-many relation', { filters: [{ name: 'articles__title', op: 'has', val: 'x' }] }, /q\.filters\[0\]\.op: use "any" with the to-many relationship "articles", not "has"/],
+    ['any on relation__field of a to-one relation', { filters: [{ name: 'author__name', op: 'any', val: 'x' }] }, /q\.filters\[0\]\.op: use "has" with the to-one relationship "author", not "any"/, article],
+    ['any on relation__field with a val of the wrong type', { filters: [{ name: 'articles__id', op: 'any', val: 'abc' }] }, /q\.filters\[0\]\.val: "abc" is not an integer \(field "id"\)/],
+    ['any on relation__field without val', { filters: [{ name: 'articles__title', op: 'any' }] }, /"any" on "articles__title" needs a val/],
+    ['any on relation__field with a filter object in val', { filters: [{ name: 'articles__title', op: 'any', val: { name: 'title', op: '==', val: 'x' } }] }, /q\.filters\[0\]\.val: "any" on "articles__title" takes one value of "title", not an object/],
+    ['any on relation__field with a list in val', { filters: [{ name: 'articles__title', op: 'any', val: ['x'] }] }, /takes one value of "title", not a list/],
+    ['any on relation__field with a field', { filters: [{ name: 'articles__title', op: 'any', field: 'name' }] }, /q\.filters\[0\]\.field: .*not a field/],
+    ['any on relation__field of an unknown relation', { filters: [{ name: 'friends__name', op: 'any', val: 'x' }] }, /"friends" is not a relationship of person/],
+    ['any on relation__field of an unknown field', { filters: [{ name: 'articles__nope', op: 'any', val: 'x' }] }, /"nope" is not a field of article/],
+    ['any on relation__field naming a relationship', { filters: [{ name: 'articles__author', op: 'any', val: 'x' }] }, /"author" is a relationship of article, not a field/],
+    ['any on relation__field of a computed attribute', { filters: [{ name: 'author__is_minor', op: 'has', val: true }] }, /computed/, article],
+
     ['disjunction that is not a boolean', { disjunction: 'yes' }, /q\.disjunction must be true or false/],
     ['single that is not a boolean', { single: 1 }, /q\.single must be true or false/],
     ['limit 0', { limit: 0 }, /q\.limit must be an integer of at least 1/],

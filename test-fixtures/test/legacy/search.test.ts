@@ -42,6 +42,14 @@ const RELATIONS: SearchCase[] = [
   article('has with a nested filter', filters({ name: 'author', op: 'has', val: { name: 'age', op: '<', val: 20 } }), [3]),
   article('any with a nested filter', filters({ name: 'tags', op: 'any', val: { name: 'name', op: '==', val: 'tech' } }), [1, 3]),
   article('any without a nested filter: any related at all', filters({ name: 'comments', op: 'any' }), [1, 3]),
+  // relation__field with has/any: the related instance (has) or any of them (any) whose field equals val.
+  person('any on relation__field: some related instance\'s field equals val', filters({ name: 'articles__title', op: 'any', val: 'Databases 101' }), [2]),
+  person('any on relation__field compares text exactly', filters({ name: 'articles__title', op: 'any', val: 'hello world' }), []),
+  person('any on relation__relation__field: the rest is a path', filters({ name: 'articles__tags__name', op: 'any', val: 'tech' }), [1, 2]),
+  article('has on relation__field: the related instance\'s field equals val', filters({ name: 'author__name', op: 'has', val: 'Alice' }), [1, 2]),
+  article('has on relation__field takes val in the field\'s type', filters({ name: 'author__age', op: 'has', val: '40' }), [5]),
+  { name: 'has on relation__field with val null: the field is null', collection: 'comment', q: filters({ name: 'author__age', op: 'has', val: null }), expected: [2] },
+  person('any on relation__field in a disjunction', { ...filters({ name: 'articles__title', op: 'any', val: 'Databases 101' }, { name: 'name', op: '==', val: 'Eve' }), disjunction: true }, [2, 5]),
   article('has nested in any', filters({ name: 'comments', op: 'any', val: { name: 'author', op: 'has', val: { name: 'name', op: '==', val: 'Carol' } } }), [1]),
 ];
 
@@ -94,6 +102,12 @@ describeEachDatabase(
       ['a value of the wrong type', q(age('>', 'old')), /is not an integer/],
       ['in without a list', q(age('in', 17)), /takes a list/],
       ['has on a to-many relation', q(filters({ name: 'articles', op: 'has' })), /use "any"/],
+      ['has on relation__field of a to-many relation', q(filters({ name: 'articles__title', op: 'has', val: 'x' })), /use "any" with the to-many relationship "articles", not "has"/],
+      ['any on relation__field with a val the field cannot hold', q(filters({ name: 'articles__id', op: 'any', val: 'abc' })), /"abc" is not an integer \(field "id"\)/],
+      ['any on relation__field without val', q(filters({ name: 'articles__title', op: 'any' })), /"any" on "articles__title" needs a val/],
+      ['any on relation__field with a filter object in val', q(filters({ name: 'articles__title', op: 'any', val: { name: 'title', op: '==', val: 'x' } })), /takes one value of "title", not an object/],
+      ['any on relation__field of an unknown field', q(filters({ name: 'articles__height', op: 'any', val: 1 })), /"height" is not a field of article/],
+
       ['a filter that is not an object', q({ filters: [1] }), /a filter must be an object/],
       ['an unknown member of q', q({ filter: [] }), /unknown member "filter"/],
       ['order_by an unknown field', q({ order_by: [{ field: 'height' }] }), /"height" is not a field of person/],
@@ -103,6 +117,10 @@ describeEachDatabase(
       ['limit 0', q({ limit: 0 }), /limit/],
       ['single that is not a boolean', q({ single: 'yes' }), /single must be true or false/],
     ];
+    it('a poorly formed search is 400 with a message: any on relation__field of a to-one relation', async () => {
+      expectMessage(await t().http.get(`/api/article?${q(filters({ name: 'author__name', op: 'any', val: 'Alice' }))}`), 400, /use "has" with the to-one relationship "author", not "any"/);
+    });
+
     for (const [name, query, message] of POORLY_FORMED) {
       it(`a poorly formed search is 400 with a message: ${name}`, async () => {
         expectMessage(await t().http.get(`/api/person?${query}`), 400, message);
