@@ -59,11 +59,18 @@ export function decodeRead(request: HttpRequest, collection: CollectionSchema, c
 /** The members of `q` function evaluation takes; `functions` is taken out before the search is parsed. */
 const EVALUATE_MEMBERS: ReadonlySet<string> = new Set(['functions', 'filters', 'disjunction']);
 
-/** `GET /api/eval/<collection>?q={"functions": [{name, field}, …], "filters": […]}` */
+/**
+ * `GET /api/eval/<collection>?q={"functions": [{name, field}, …], "filters": […]}`. Without `q`, or with an
+ * empty one, the request says nothing of what to evaluate: 400, as Flask-Restless 0.17 answers. An explicit
+ * object without functions (`q={}`) asks for none, and is answered with the empty object.
+ */
 export function decodeEvaluate(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext, operators?: OperatorSet): Operation {
   const text = request.url.searchParams.get('q');
   const source = { parameter: 'q' };
-  const json = text === null ? {} : parseJsonParameter(text, 'q');
+  if (text === null || text.trim() === '') {
+    throw ApiError.badRequest('query parameter q is required: a JSON object such as {"functions": [{"name": "count", "field": "id"}]}', source);
+  }
+  const json = parseJsonParameter(text, 'q');
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw ApiError.badRequest('q must be a JSON object', source);
   const { functions: calls, ...search } = json as Record<string, unknown>;
   const functions = calls === undefined ? [] : parseFunctionCalls(calls, collection, source, 'q.functions');

@@ -93,13 +93,17 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): Op
       return op(`${rel!.name}.remove`, `Remove one of the ${rel!.name} from the relationship (it is not deleted)`, [], { '204': noContent });
     case 'evaluate GET':
       return op('evaluate', `Evaluate SQL functions over ${c.name}`, [
-        jsonQuery('q', 'An object {functions: [{name, field}, …]} and, optionally, filters.', {
-          type: 'object',
-          properties: {
-            functions: { type: 'array', items: functionSchema(c, Object.keys(AGGREGATE_FUNCTIONS)) },
-            filters: { type: 'array', items: filterSchema(c, ctx, { prefix: 'legacy', operators: OPERATOR_SPELLINGS, relationSeparator: '__' }) },
-          },
-        }, { functions: [{ name: 'count', field: c.model.key }] }),
+        {
+          // Without q, or with an empty one, the server answers 400; q={} (no functions) answers {}.
+          ...jsonQuery('q', 'An object {functions: [{name, field}, …]} and, optionally, filters. Required; {} asks for no functions and answers {}.', {
+            type: 'object',
+            properties: {
+              functions: { type: 'array', items: functionSchema(c, Object.keys(AGGREGATE_FUNCTIONS)) },
+              filters: { type: 'array', items: filterSchema(c, ctx, { prefix: 'legacy', operators: OPERATOR_SPELLINGS, relationSeparator: '__' }) },
+            },
+          }, { functions: [{ name: 'count', field: c.model.key }] }),
+          required: true,
+        },
         callback,
       ], ok(s.functionResults(ctx)));
     default:

@@ -49,9 +49,25 @@ describeEachDatabase(
       });
     }
 
-    it('without q: the empty object', async () => {
-      expect((await getOk(t(), '/api/eval/person')).body).to.deep.equal({});
+    // `q={}` asks for no functions explicitly (the specification's empty object); no q at all asks nothing.
+    it('q={} without functions: the empty object', async () => {
+      expect((await getOk(t(), `/api/eval/person?${q({})}`)).body).to.deep.equal({});
     });
+
+    it('q with filters and no functions: the empty object', async () => {
+      expect((await getOk(t(), `/api/eval/person?${q({ filters: [{ name: 'age', op: '>', val: 1 }] })}`)).body).to.deep.equal({});
+    });
+
+    for (const [name, query] of [
+      ['without q', ''],
+      ['with an empty q', '?q='],
+      ['with a q of blanks', '?q=%20%20'],
+      ['with an empty q beside other parameters', '?callback_=x&q=&page=1'],
+    ]) {
+      it(`refuses a request ${name} (400 naming q)`, async () => {
+        expectMessage(await t().http.get(`/api/eval/person${query}`), 400, /^query parameter q is required/);
+      });
+    }
 
     const REFUSED: [string, string, string, number, RegExp][] = [
       ['a function outside the whitelist', 'person', q({ functions: [{ name: 'pg_sleep', field: 'age' }] }), 400, /not one of/],
