@@ -4,6 +4,7 @@ import {
   decodeWriteValues,
   pathRelationship,
   parseJsonApiQuery,
+  parseKey,
   shownValue,
   type DecodeContext,
   type HttpRequest,
@@ -30,7 +31,14 @@ function identifier(json: unknown, target: CollectionSchema, pointer: string): R
   if (typeof json.type !== 'string') throw bad('a resource identifier needs a type', `${pointer}/type`);
   if (typeof json.id !== 'string') throw bad('a resource identifier needs an id, as a string', `${pointer}/id`);
   if (json.type !== target.name) throw ApiError.conflict(`type "${json.type}" does not match the relationship's type "${target.name}"`, { pointer: `${pointer}/type` });
-  return { kind: 'existing', id: json.id };
+  return { kind: 'existing', id: validId(json.id, target, `${pointer}/id`) };
+}
+
+/** An id of a body, as the strict key parser reads it: 400 when it cannot be a key of the collection. */
+function validId(id: string, collection: CollectionSchema, pointer: string): string {
+  const parsed = parseKey(collection.model, id);
+  if (!parsed.ok) throw bad(`${shownValue(id)} is not a valid id of ${collection.name}: ${parsed.reason}`, pointer);
+  return id;
 }
 
 /** The linkage of a relationship object or a relationship endpoint body. */
@@ -116,6 +124,7 @@ export function decodeWrite(request: HttpRequest, collection: CollectionSchema, 
     if (data.id !== undefined) {
       if (!collection.allowClientGeneratedIds) throw ApiError.forbidden(`${collection.name} does not accept client-generated ids`, { pointer: '/data/id' });
       if (typeof data.id !== 'string') throw bad('id must be a string', '/data/id');
+      validId(data.id, collection, '/data/id');
     }
     const write = resourceWrite(data, collection, ctx, false);
     return { kind: 'create', collection, write, query: query(), ...(typeof data.id === 'string' ? { id: data.id } : {}) };

@@ -4,6 +4,7 @@ import {
   decodeWriteValues,
   pathRelationship,
   parseJsonParameter,
+  parseKey,
   parseLegacySearch,
   shownValue,
   type DecodeContext,
@@ -27,7 +28,7 @@ function checkAllowed(collection: CollectionSchema, rel: RelationshipSchema, cha
   if (change.mode === 'replace' && !collection.allowToManyReplacement) {
     throw ApiError.forbidden(`${collection.name} does not allow replacing all of ${rel.name}`);
   }
-  if (change.mode === 'remove' && !collection.allowToManyRemoval) {
+  if ((change.mode === 'remove' || change.mode === 'unlink') && !collection.allowToManyRemoval) {
     throw ApiError.forbidden(`${collection.name} does not allow removing from ${rel.name}`);
   }
 }
@@ -83,11 +84,16 @@ function decodeUpdateMany(request: HttpRequest, collection: CollectionSchema, ct
   return { kind: 'update-many', collection, values, ...(filter ? { filter } : {}) };
 }
 
-/** `DELETE /api/<collection>/<id>/<relation>/<related_id>`: the related instance leaves the relation, and lives on. */
-function decodeUnlink(collection: CollectionSchema, id: string, relation: string, relatedId: string): Operation {
+/**
+ * `DELETE /api/<collection>/<id>/<relation>/<related_id>`: the related instance leaves the relation, and lives
+ * on. It must be a valid key of the related collection (400) and be related now (404): anything else changes nothing.
+ */
+function decodeUnlink(collection: CollectionSchema, id: string, relation: string, relatedId: string, ctx: DecodeContext): Operation {
   const rel = pathRelationship(collection, relation);
-  const change: RelationshipWrite =
-    rel.cardinality === 'many' ? { mode: 'remove', targets: [{ kind: 'existing', id: relatedId }] } : { mode: 'set', target: null };
+  const target = ctx.registry.target(rel);
+  const parsed = parseKey(target.model, relatedId);
+  if (!parsed.ok) throw ApiError.badRequest(`${shownValue(relatedId)} is not a valid id of ${target.name}: ${parsed.reason}`);
+  const change: RelationshipWrite = { mode: 'unlink', id: String(parsed.key) };
   checkAllowed(collection, rel, change);
   return { kind: 'update-linkage', collection, id, relation: rel.name, change };
 }
@@ -102,7 +108,7 @@ export function decodeWrite(request: HttpRequest, collection: CollectionSchema, 
     if (method === 'DELETE') return { kind: 'delete', collection, id: route.id };
     if (method === 'PATCH' || method === 'PUT') return decodeUpdate(request, collection, route.id, ctx);
   } else if (route.relatedId !== undefined && method === 'DELETE') {
-    return decodeUnlink(collection, route.id, route.relation, route.relatedId);
+    return decodeUnlink(collection, route.id, route.relation, route.relatedId, ctx);
   }
   throw new ApiError(405, 'Method Not Allowed', `${method} is not allowed on this path`);
 }

@@ -1,9 +1,10 @@
 import type { CollectionSchema, RelationshipSchema } from '@colapi/schema';
 import {
   ApiError,
-  coerceValue,
   decodeWriteValues,
   isApiError,
+  parseKey,
+  shownValue,
   type DecodeContext,
   type RelatedRef,
   type RelationshipWrite,
@@ -21,11 +22,12 @@ export function writeHint(collection: CollectionSchema, name: string): string | 
   return undefined;
 }
 
-/** An id in a body, checked against the key column of the collection it names: a number stays a number. */
+/** An id in a body, read by the strict key parser of the collection it names: a number or its canonical text. */
 export function bodyId(json: unknown, collection: CollectionSchema, pointer: string): string {
-  const column = collection.model.columns.get(collection.model.key)!;
   if (typeof json !== 'string' && typeof json !== 'number') throw bad(`an id of ${collection.name} must be a number or a string`, pointer);
-  return String(coerceValue(column, json, { source: { pointer }, path: 'id' }));
+  const parsed = parseKey(collection.model, json);
+  if (!parsed.ok) throw bad(`${shownValue(json)} is not a valid id of ${collection.name}: ${parsed.reason}`, pointer);
+  return String(parsed.key);
 }
 
 /** `{"add": …}` or `{"remove": …}`: the operation an object names, or undefined for a plain instance. */

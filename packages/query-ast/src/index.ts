@@ -17,6 +17,7 @@ export { emptyReadQuery, type Paging, type ReadQuery, type SortKey } from './rea
 export { emptyWrite, type FunctionCall, type Operation, type OperationKind, type RelatedRef, type RelatedScope, type RelationshipWrite, type ResourceWrite } from './operations.js';
 export { DEFAULT_LIMITS, type QueryLimits } from './limits.js';
 export { coercePattern, coerceValue, shownValue, type ValueContext } from './values.js';
+export { parseKey, type KeyValue, type ParsedKey } from './keys.js';
 export { formatDateTime, formatTime, parseDate, parseDateTime, parseTime } from './temporal.js';
 export { parseFilterList, parseFilterObject, parseJsonParameter, type FilterContext } from './parse-filter.js';
 export { pathRelationship, resolveFieldPath, resolveIncludePath } from './field-path.js';

@@ -32,7 +32,12 @@ export type RelationshipWrite =
   /** To-one: point at this resource, or at none. */
   | { readonly mode: 'set'; readonly target: RelatedRef | null }
   /** To-many: exactly these / these too / not these any more. */
-  | { readonly mode: 'replace' | 'add' | 'remove'; readonly targets: readonly RelatedRef[] };
+  | { readonly mode: 'replace' | 'add' | 'remove'; readonly targets: readonly RelatedRef[] }
+  /**
+   * Either cardinality: this one resource leaves the relationship, and must be in it now (404 otherwise);
+   * `id` is already a valid key of the target. Format B's `DELETE /<c>/<id>/<relation>/<related_id>`.
+   */
+  | { readonly mode: 'unlink'; readonly id: string };
 
 /** Field values and relationship changes of a resource to create or update. */
 export interface ResourceWrite {
@@ -48,7 +53,8 @@ export type Operation =
   | { readonly kind: 'list'; readonly collection: CollectionSchema; readonly query: ReadQuery; readonly scope?: RelatedScope }
   | { readonly kind: 'fetch'; readonly collection: CollectionSchema; readonly id: string; readonly query: ReadQuery; readonly scope?: RelatedScope }
   | { readonly kind: 'fetch-related-one'; readonly collection: CollectionSchema; readonly scope: RelatedScope; readonly query: ReadQuery }
-  | { readonly kind: 'fetch-linkage'; readonly collection: CollectionSchema; readonly id: string; readonly relation: string }
+  /** `query` as of the owner's collection: its include paths start with `relation` (JSON:API's `comments.author`). */
+  | { readonly kind: 'fetch-linkage'; readonly collection: CollectionSchema; readonly id: string; readonly relation: string; readonly query: ReadQuery }
   | {
       readonly kind: 'evaluate';
       readonly collection: CollectionSchema;

@@ -17,6 +17,7 @@ import { databaseError, isPoolTimeout, poolBusy } from './database-errors.js';
 import { Executor } from './executor/executor.js';
 import { hooksFor, runOperation } from './hooks.js';
 import { jsonpCallback, wrapJsonp } from './jsonp.js';
+import { requestOrigin, requestUrl } from './request-origin.js';
 import { ROUTES } from './routes.js';
 import { StageTimer } from './stage-timer.js';
 
@@ -52,13 +53,12 @@ export function createApi(options: ApiOptions): Koa.Middleware {
   } as Parameters<typeof koaBody>[0]);
 
   function toRequest(ctx: Koa.Context, route: Route): HttpRequest {
-    // HTTP/1.0 clients may send no Host; links then name localhost rather than failing.
-    const host = /^[\w.:[\]-]+$/.test(ctx.host) ? ctx.host : 'localhost';
-    const base = options.baseUrl ?? `${ctx.protocol}://${host}${prefix}`;
+    const origin = requestOrigin(ctx);
+    const base = options.baseUrl ?? `${origin}${prefix}`;
     const body = (ctx.request as unknown as { body?: unknown }).body;
     return {
       method: ctx.method,
-      url: new URL(ctx.originalUrl, `${ctx.protocol}://${host}`),
+      url: requestUrl(ctx.originalUrl, origin),
       base: base.replace(/\/$/, ''),
       route,
       headers: ctx.headers as Record<string, string | undefined>,

@@ -1,13 +1,12 @@
 import type { ModelSchema } from '@colapi/schema';
-import { ApiError } from '@colapi/query-ast';
+import { ApiError, parseKey, type KeyValue } from '@colapi/query-ast';
 
-/** The key value an id of a URL stands for; an id that cannot be a key names nothing: 404. */
-export function keyValue(model: ModelSchema, id: string, what: string): string | number {
-  const column = model.columns.get(model.key)!;
-  if (column.type === 'integer') {
-    // Only the canonical spelling names a resource: `01` or `-0` would answer a resource whose id differs from the URL.
-    if (!/^(0|-?[1-9]\d{0,15})$/.test(id) || !Number.isSafeInteger(Number(id))) throw ApiError.notFound(`${what} ${id} does not exist`);
-    return Number(id);
-  }
-  return id;
+/**
+ * The key an id of a URL stands for, read by the one strict key parser: an id that cannot be a key names
+ * nothing, so it is 404 here (formats refuse a malformed id in a body, or as the argument of a write, with 400).
+ */
+export function keyValue(model: ModelSchema, id: string, what: string): KeyValue {
+  const parsed = parseKey(model, id);
+  if (!parsed.ok) throw ApiError.notFound(`${what} ${id} does not exist`);
+  return parsed.key;
 }

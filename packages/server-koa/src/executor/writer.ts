@@ -1,5 +1,5 @@
 import type { CollectionSchema, ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
-import { ApiError, type RelatedRef, type RelationshipWrite, type ResourceWrite } from '@colapi/query-ast';
+import { ApiError, parseKey, type RelatedRef, type RelationshipWrite, type ResourceWrite } from '@colapi/query-ast';
 import { insertedKey, type Row, type SqlCompiler } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { keyValue } from './keys.js';
@@ -30,7 +30,7 @@ export class Writer {
     const values: Record<string, unknown> = { ...write.values };
     if (id !== undefined) {
       const key = this.clientKey(model, id);
-      if (await this.row(trx, collection, key)) throw ApiError.conflict(`${collection.name} ${id} exists already`, { pointer: '/data/id' });
+      if (await this.row(trx, collection, key)) throw ApiError.uniqueViolation(`${collection.name} ${id} exists already`, { pointer: '/data/id' });
       values[model.key] = key;
     }
     const later: [string, RelationshipWrite][] = [];
@@ -48,16 +48,11 @@ export class Writer {
     return key;
   }
 
-  /** The key a client-generated id stands for: its canonical spelling only, so the id answered is the id sent. */
+  /** The key a client-generated id stands for; the formats refuse a malformed one first, with its place in the body. */
   private clientKey(model: ModelSchema, id: string): Key {
-    let key: Key;
-    try {
-      key = keyValue(model, id, model.name);
-    } catch {
-      key = undefined;
-    }
-    if (key === undefined || String(key) !== id) throw ApiError.badRequest(`"${id}" is not a valid id for ${model.name}`, { pointer: '/data/id' });
-    return key;
+    const parsed = parseKey(model, id);
+    if (!parsed.ok) throw ApiError.badRequest(`"${id}" is not a valid id for ${model.name}: ${parsed.reason}`);
+    return parsed.key;
   }
 
   async update(trx: Knex, collection: CollectionSchema, key: Key, write: ResourceWrite): Promise<void> {
@@ -89,7 +84,7 @@ export class Writer {
       const target = this.model(rel);
       const found = await trx(target.table).where(rel.join.targetColumn, own as Knex.Value).first(target.key);
       if (found) {
-        throw ApiError.conflict(`${collection.name} ${id} cannot be deleted: its ${rel.name} still refer to it; delete or unlink them first`);
+        throw ApiError.stillReferenced(`${collection.name} ${id} cannot be deleted: its ${rel.name} still refer to it; delete or unlink them first`);
       }
     }
     for (const rel of model.relationships.values()) {
@@ -100,7 +95,7 @@ export class Writer {
     } catch (error) {
       const kind = this.compiler.dialect.classifyError(error);
       if (kind === 'foreign-key-referenced' || kind === 'foreign-key-missing') {
-        throw ApiError.conflict(`${collection.name} ${id} cannot be deleted: other resources still refer to it`);
+        throw ApiError.stillReferenced(`${collection.name} ${id} cannot be deleted: other resources still refer to it`);
       }
       throw error;
     }
@@ -147,11 +142,43 @@ export class Writer {
     return keys.map((k) => byKey.get(String(k)));
   }
 
+  /**
+   * Takes the resource with key `id` out of relationship `rel` of the resource with `key`, only if it is in it
+   * now: one conditional statement, whose count of changed rows says whether it was (404 when not).
+   */
+  private async unlink(trx: Knex, collection: CollectionSchema, key: Key, rel: RelationshipSchema, id: string): Promise<void> {
+    const target = this.model(rel);
+    const targetKey = keyValue(target, id, this.registry.target(rel).name) as Knex.Value;
+    const join = rel.join;
+    const model = collection.model;
+    let changed = 0;
+    if (join.kind === 'has') {
+      const own = (await this.row(trx, collection, key))?.[join.ownColumn] as Knex.Value;
+      if (own !== null && own !== undefined) {
+        changed = await trx(target.table).where(target.key, targetKey).where(join.targetColumn, own).update({ [join.targetColumn]: null });
+      }
+    } else {
+      // The value the owner's side holds for the target; a target that does not exist has none.
+      const [value] = (await this.targetValues(trx, rel, [targetKey])) as Knex.Value[];
+      if (value !== null && value !== undefined) {
+        if (join.kind === 'belongs-to') {
+          changed = await trx(model.table).where(model.key, key as Knex.Value).where(join.ownColumn, value).update({ [join.ownColumn]: null });
+        } else {
+          const own = (await this.row(trx, collection, key))?.[join.ownColumn] as Knex.Value;
+          const t = join.through;
+          if (own !== null && own !== undefined) changed = await trx(t.table).where(t.ownColumn, own).where(t.targetColumn, value).del();
+        }
+      }
+    }
+    if (!changed) throw ApiError.notFound(`${this.registry.target(rel).name} ${id} is not among the ${rel.name} of ${collection.name} ${String(key)}`);
+  }
+
   /** Applies one relationship change to the resource with `key`. */
   async relate(trx: Knex, collection: CollectionSchema, key: Key, name: string, change: RelationshipWrite): Promise<void> {
     const model = collection.model;
     const rel = model.relationships.get(name)!;
     const join = rel.join;
+    if (change.mode === 'unlink') return this.unlink(trx, collection, key, rel, change.id);
     if (join.kind === 'belongs-to') {
       if (change.mode !== 'set') throw ApiError.badRequest(`${name} is to-one: give one resource or null`);
       await this.compiler.update(model, [key], { [join.ownColumn]: await this.targetValue(trx, rel, change.target) }, trx);

@@ -1,0 +1,46 @@
+import { ApiError } from '@colapi/query-ast';
+import type Koa from 'koa';
+
+/** What a Host value may hold: a reg-name, IPv4 or bracketed IPv6 literal, and an optional port (RFC 3986 §3.2). */
+const AUTHORITY = /^(?:\[[\dA-Fa-f:.]+\]|[\w.-]+)(?::\d{1,5})?$/;
+
+/** `host` as the URL parser reads it, or undefined when it refuses it or would read it as something else. */
+function validHost(host: string, protocol: string): string | undefined {
+  if (!AUTHORITY.test(host)) return undefined;
+  try {
+    const url = new URL(`${protocol}://${host}/`);
+    // A port past 65535, or an IPv6 literal that is none, throws above; what is left must be the host itself.
+    return url.host === '' ? undefined : url.host;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The scheme and authority the links of a response are built on. A proxy's forwarded scheme or host
+ * (read by Koa when `app.proxy` is set) that is not a valid one is ignored, since the client did not write
+ * it; a Host header the client sent that is not a valid host is 400, as RFC 9112 §3.2 asks. No Host at all
+ * (HTTP/1.0) builds links on localhost. Never throws anything but that 400.
+ */
+export function requestOrigin(ctx: Koa.Context): string {
+  const claimed = ctx.protocol;
+  const protocol = claimed === 'https' || claimed === 'http' ? claimed : (ctx.req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  // The raw headers, not ctx.host: Koa reads `a@b` as host `b`, which the client never named.
+  const forwarded = ctx.app.proxy ? ctx.get('x-forwarded-host').split(',')[0]!.trim() : '';
+  const proxied = forwarded ? validHost(forwarded, protocol) : undefined;
+  if (proxied) return `${protocol}://${proxied}`;
+  const sent = ctx.get('host') || ctx.get(':authority');
+  if (!sent) return `${protocol}://localhost`;
+  const host = validHost(sent, protocol);
+  if (!host) throw ApiError.badRequest('the Host header is not a valid host and port');
+  return `${protocol}://${host}`;
+}
+
+/** The request's URL on `origin`; 400 if the URL parser refuses the request target. */
+export function requestUrl(target: string, origin: string): URL {
+  try {
+    return new URL(target, origin);
+  } catch {
+    throw ApiError.badRequest('the request target is not a valid URL path');
+  }
+}
