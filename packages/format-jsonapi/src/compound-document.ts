@@ -3,10 +3,17 @@ import type { ReadQuery, ResourceNode } from '@colapi/query-ast';
 import { resourceObject, type ResourceObject } from './resource-object.js';
 
 /**
- * The `included` member: every resource reached through the included relationships, once per type and id,
- * and never one that is already primary data.
+ * The `included` member: every resource reached through the included relationships of `from` (the primary
+ * data, or the owner of a relationship whose linkage is the primary data), once per type and id, and never
+ * one that is already primary data.
  */
-export function includedResources(primary: readonly ResourceNode[], base: string, registry: Registry, query: Pick<ReadQuery, 'fields'>): ResourceObject[] {
+export function includedResources(
+  primary: readonly ResourceNode[],
+  base: string,
+  registry: Registry,
+  query: Pick<ReadQuery, 'fields'>,
+  from: readonly ResourceNode[] = primary,
+): ResourceObject[] {
   const seen = new Set(primary.map((n) => `${n.collection.name}\u0000${n.id}`));
   const out: ResourceObject[] = [];
   const visit = (node: ResourceNode) => {
@@ -22,6 +29,6 @@ export function includedResources(primary: readonly ResourceNode[], base: string
       }
     }
   };
-  primary.forEach(visit);
+  from.forEach(visit);
   return out;
 }

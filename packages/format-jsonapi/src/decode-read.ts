@@ -16,8 +16,18 @@ export function decodeRead(request: HttpRequest, collection: CollectionSchema, c
   const target = ctx.registry.target(rel);
   const scope = { owner: collection, ownerId: id, relation: rel.name };
   if (route.relationships) {
-    parseJsonApiQuery(params, target, ctx, 'single');
-    return { kind: 'fetch-linkage', collection, id, relation: rel.name };
+    // JSON:API 1.0 resolves include from the owner (`/articles/1/relationships/comments?include=comments.author`).
+    const query = parseJsonApiQuery(params, collection, ctx, 'single');
+    for (const path of query.include) {
+      // Full linkage: only what the linkage leads to can be identified in the document; the owner is not in it.
+      if (path[0] !== rel.name) {
+        throw ApiError.badRequest(
+          `include "${path.join('.')}": on the relationship ${rel.name} of ${collection.name} an include path starts with ${rel.name}, so that every included resource is linked from the document`,
+          { parameter: 'include' },
+        );
+      }
+    }
+    return { kind: 'fetch-linkage', collection, id, relation: rel.name, query };
   }
   if (route.relatedId !== undefined) {
     // As in Flask-Restless 1.0: only the members of a to-many relationship are addressed by id.

@@ -1,4 +1,4 @@
-import type { CollectionSchema, HttpMethod } from '@colapi/schema';
+import type { CollectionSchema, HttpMethod, RelationshipSchema } from '@colapi/schema';
 import { AGGREGATE_FUNCTIONS, ALL_OPERATOR_SPELLINGS } from '@colapi/query-ast';
 import { jsonApiFormat } from '@colapi/format-jsonapi';
 import type { BuildContext, FormatDescription, OpenApiObject } from './build-context.js';
@@ -45,6 +45,16 @@ function shapeParameters(collection: CollectionSchema, ctx: BuildContext): OpenA
   }
   out.push(callback);
   return out;
+}
+
+/** A relationship's linkage: include paths start with the relationship, fields[…] shape the included resources. */
+function relationshipParameters(rel: RelationshipSchema, target: CollectionSchema, ctx: BuildContext): OpenApiObject[] {
+  const example = [...target.relationships.keys()][0];
+  return [
+    query('include', `Relationship paths to include in full, comma-separated, each starting with ${rel.name} (e.g. ${example ? `${rel.name}.${example}` : rel.name}), at most ${ctx.limits.maxIncludeDepth} deep.`, { type: 'string' }),
+    ...reachable(target, ctx).map((c) => query(`fields[${c.name}]`, `Sparse fieldset: the fields of included ${c.name} to show, comma-separated.`, { type: 'string' })),
+    callback,
+  ];
 }
 
 function listParameters(collection: CollectionSchema, ctx: BuildContext): OpenApiObject[] {
@@ -101,7 +111,7 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): Op
     case 'related-item GET':
       return op(`${rel!.name}.item`, `Fetch one of the ${rel!.name} of one of ${c.name}`, shapeParameters(target!, ctx), ok(s.resourceDocument(ctx, target!)));
     case 'relationship GET':
-      return op(`${rel!.name}.linkage`, `The linkage of ${rel!.name}`, [callback], ok(s.linkageDocument(ctx, c, rel!)));
+      return op(`${rel!.name}.linkage`, `The linkage of ${rel!.name}`, relationshipParameters(rel!, target!, ctx), ok(s.linkageReadDocument(ctx, c, rel!)));
     case 'relationship PATCH':
       return op(`${rel!.name}.replace`, `Replace the linkage of ${rel!.name}`, [], { '204': noContent }, { requestBody: body(s.linkageDocument(ctx, c, rel!)) });
     case 'relationship POST':

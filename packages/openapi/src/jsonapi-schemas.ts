@@ -170,6 +170,20 @@ export function linkageDocument(ctx: BuildContext, collection: CollectionSchema,
   }));
 }
 
+/** The answer to a GET of a relationship: its linkage, and the resources `include` asked for. */
+export function linkageReadDocument(ctx: BuildContext, collection: CollectionSchema, rel: RelationshipSchema): JsonSchema {
+  return ctx.schema(name(collection.name, rel.name, 'linkage-document'), () => ({
+    type: 'object',
+    required: ['data'],
+    properties: {
+      jsonapi: version(ctx),
+      data: linkage(ctx, rel),
+      links: { type: 'object', properties: { self: url, related: url } },
+      included: { type: 'array', items: anyResource(ctx) },
+    },
+  }));
+}
+
 export function valuesDocument(ctx: BuildContext): JsonSchema {
   return ctx.schema(name('function-results'), () => ({
     type: 'object',

@@ -76,6 +76,13 @@ describe('openApiDocument (jsonapi) shapes', () => {
     expect(size.schema).to.deep.equal({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
   });
 
+  it('describes include and fields[...] on a relationship, and included in its document', () => {
+    const linkage = operation(doc, '/api/books/{id}/relationships/tags', 'get');
+    expect(linkage.parameters.map((p) => p.name)).to.include.members(['include', 'fields[tags]', 'callback']);
+    const ref = linkage.responses['200']!.content!['application/vnd.api+json']!.schema.$ref!;
+    expect(schema(doc, ref.split('/').pop()!).properties).to.have.property('included');
+  });
+
   it('requires functions on the evaluation endpoint (without it the server answers 400)', () => {
     const functions = operation(doc, '/api/eval/books', 'get').parameters.find((p) => p.name === 'functions')!;
     expect(functions).to.deep.include({ in: 'query', required: true });

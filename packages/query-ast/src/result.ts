@@ -21,7 +21,13 @@ export interface ResourceNode {
 export type OperationResult =
   | { readonly kind: 'collection'; readonly resources: readonly ResourceNode[]; readonly total?: number; readonly paging: Paging }
   | { readonly kind: 'resource'; readonly resource: ResourceNode | null; readonly created?: boolean }
-  | { readonly kind: 'linkage'; readonly target: CollectionSchema; readonly linkage: Linkage }
+  | {
+      readonly kind: 'linkage';
+      readonly target: CollectionSchema;
+      readonly linkage: Linkage;
+      /** The resource whose relationship it is, when read: its `included` holds what the request included. */
+      readonly owner?: ResourceNode;
+    }
   | { readonly kind: 'values'; readonly values: readonly unknown[] }
   | { readonly kind: 'count'; readonly count: number }
   | { readonly kind: 'no-content' };

@@ -220,9 +220,11 @@ export class Executor {
     return { kind: 'resource', resource: resources[0] ?? null };
   }
 
+  /** The linkage of a relationship, and the resources the request includes along it, loaded set-wise. */
   async fetchLinkage(db: Knex, op: Op<'fetch-linkage'>): Promise<OperationResult> {
-    const row = await this.row(db, op.collection, op.id);
+    const row = await this.row(db, op.collection, op.id, undefined, this.graph.relationshipLinks(op.collection, op.relation, op.query));
     const rel = op.collection.relationships.get(op.relation)!;
-    return { kind: 'linkage', target: this.registry.target(rel), linkage: await this.graph.linkage(db, op.collection, row, op.relation) };
+    const owner = await this.graph.relationship(db, op.collection, row, op.relation, op.query);
+    return { kind: 'linkage', target: this.registry.target(rel), linkage: owner.linkage.get(op.relation)!, owner };
   }
 }

@@ -70,15 +70,34 @@ export class ResourceGraph {
 
   /** The linkage of one relationship of one resource. */
   async linkage(db: Knex, collection: CollectionSchema, row: Row, relation: string): Promise<Linkage> {
+    return (await this.relationship(db, collection, row, relation, { fields: {}, include: [] })).linkage.get(relation)!;
+  }
+
+  /**
+   * One resource with the linkage of one relationship and the resources `query` includes from it (paths
+   * relative to this resource). Its own fieldset does not apply: the resource is not shown, its relationship is.
+   */
+  async relationship(db: Knex, collection: CollectionSchema, row: Row, relation: string, query: Pick<ReadQuery, 'fields' | 'include'>): Promise<ResourceNode> {
     const node = this.node(collection, row);
-    await this.attach(db, collection, [node], { fields: { [collection.name]: [relation] } }, new Map());
-    return node.linkage.get(relation)!;
+    const tree = includeTree(query.include);
+    await this.attachNames(db, collection, [node], query, tree, [...new Set([relation, ...tree.keys()])]);
+    return node;
+  }
+
+  /** The row links `relationship` needs: only the linkage of that relationship, and only when not included. */
+  relationshipLinks(collection: CollectionSchema, relation: string, query: Pick<ReadQuery, 'include'>): RelationshipSchema[] {
+    return this.links(collection, { fields: { [collection.name]: [relation] }, include: query.include });
   }
 
   private async attach(db: Knex, collection: CollectionSchema, nodes: MutableNode[], query: Pick<ReadQuery, 'fields'>, tree: IncludeTree): Promise<void> {
     if (nodes.length === 0) return;
     const fieldset = query.fields[collection.name];
     const names = [...collection.relationships.keys()].filter((n) => tree.has(n) || !fieldset || fieldset.includes(n));
+    await this.attachNames(db, collection, nodes, query, tree, names);
+  }
+
+  /** Loads the relationships `names` of the nodes (linkage, and the resources of those in `tree`). */
+  private async attachNames(db: Knex, collection: CollectionSchema, nodes: MutableNode[], query: Pick<ReadQuery, 'fields'>, tree: IncludeTree, names: readonly string[]): Promise<void> {
     // The loads are independent: run them at once. Placeholders set now keep the maps in relationship order,
     // whichever load finishes first, so documents list relationships and included resources the same way.
     for (const node of nodes) {
