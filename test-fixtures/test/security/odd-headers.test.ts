@@ -11,7 +11,7 @@ function rawGet(t: TestTarget, path: string, headers: Record<string, string>): P
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ...(res.headers.link ? { link: res.headers.link } : {}) }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ...(res.headers.link ? { link: String(res.headers.link) } : {}) }));
     });
     req.on('error', reject);
     req.end();
