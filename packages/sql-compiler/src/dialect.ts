@@ -27,6 +27,8 @@ export interface Executed {
 export interface DialectOptions {
   /** Milliseconds a statement may run before the database cancels it; see ConnectOptions. */
   readonly statementTimeout?: number;
+  /** False: no statement is prepared under a name a later one reuses; see ConnectOptions. */
+  readonly preparedStatements?: boolean;
 }
 
 /**

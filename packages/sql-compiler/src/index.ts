@@ -1,6 +1,7 @@
 export type { DatabaseErrorKind, Dialect, DialectOptions, Executed, LikeMode } from './dialect.js';
 export { dialectForUrl, dialects, mysql, postgres, sqlite } from './dialects/index.js';
 export { connect, type ConnectOptions, type Database } from './connect.js';
+export { databaseUrlOptions, type DatabaseUrlOptions } from './database-url-options.js';
 export { redactUrl } from './redact-url.js';
 export { SqlCompiler } from './sql-compiler.js';
 export { OWNER_COLUMN, type ListSql, type ScopeSql } from './compile-select.js';

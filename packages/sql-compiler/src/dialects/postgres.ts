@@ -121,7 +121,7 @@ export const postgres: Dialect = {
         min: 0,
         max: 10,
         afterCreate(conn: PgConnection, done: (err: unknown, conn: unknown) => void) {
-          nameStatements(conn);
+          if (options.preparedStatements !== false) nameStatements(conn);
           done(null, conn);
         },
       },
