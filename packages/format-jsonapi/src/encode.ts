@@ -7,6 +7,7 @@ import {
   type Operation,
   type OperationResult,
   type ReadQuery,
+  rfc3986Uri,
 } from '@colapi/query-ast';
 import { includedResources } from './compound-document.js';
 import { linkageData, resourceObject } from './resource-object.js';
@@ -37,7 +38,7 @@ export function encodeResult(
     case 'collection': {
       if (query.single) {
         const node = result.resources[0]!;
-        const body: Record<string, unknown> = { data: resourceObject(node, base, registry, query), links: { self: url.toString() } };
+        const body: Record<string, unknown> = { data: resourceObject(node, base, registry, query), links: { self: rfc3986Uri(url.href) } };
         if (query.include.length) body.included = includedResources([node], base, registry, query);
         return document(200, type, body);
       }
@@ -52,7 +53,7 @@ export function encodeResult(
     case 'resource': {
       const node = result.resource;
       const data = node ? resourceObject(node, base, registry, query) : null;
-      const body: Record<string, unknown> = { data, links: { self: url.toString() } };
+      const body: Record<string, unknown> = { data, links: { self: rfc3986Uri(url.href) } };
       if (node && query.include.length) body.included = includedResources([node], base, registry, query);
       if (result.created && data) {
         // The specification shows meta and jsonapi inside the created resource object too.

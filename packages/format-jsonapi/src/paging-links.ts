@@ -1,4 +1,4 @@
-import type { Paging } from '@colapi/query-ast';
+import { rfc3986Uri, type Paging } from '@colapi/query-ast';
 
 export interface PagingLinks {
   self: string;
@@ -17,7 +17,8 @@ const encodeName = (name: string) => encodeURIComponent(name).replace(/%5B/g, '[
  * query is taken apart and encoded once for all the links of a document.
  */
 function pageUrls(url: URL): (number: number, size: number) => string {
-  const prefix = `${url.origin}${url.pathname}?`;
+  // The path as the client sent it may hold what a URI may not (`|`, `^`): the parser keeps those.
+  const prefix = `${rfc3986Uri(url.origin + url.pathname)}?`;
   const pairs = [...new URLSearchParams(url.search)].map(([k, v]) => [k, `${encodeName(k)}=${encodeURIComponent(v)}`] as const);
   return (number, size) => {
     const parts: string[] = [];
@@ -49,7 +50,8 @@ export function pagingLinks(url: URL, paging: Paging, total: number | undefined,
   const hasNext = last === undefined ? returned >= size : number < last;
   const pageUrl = pageUrls(url);
   return {
-    self: url.toString(),
+    // The query as the client sent it, made a valid URI: the URL parser leaves `{`, `|` or a stray `%` in it.
+    self: rfc3986Uri(url.href),
     first: pageUrl(1, size),
     last: last === undefined ? null : pageUrl(last, size),
     prev: number > 1 ? pageUrl(Math.min(number - 1, last ?? number - 1), size) : null,

@@ -1,4 +1,4 @@
-import type { Paging, ResourceNode, SearchWindow } from '@colapi/query-ast';
+import { rfc3986Uri, type Paging, type ResourceNode, type SearchWindow } from '@colapi/query-ast';
 import { instanceObject, type InstanceObject } from './instance-object.js';
 
 /** The list object of Format B: never a bare JSON list at the top, for the old JSON-hijacking reason. */
@@ -42,7 +42,8 @@ function pageUrl(url: URL, page: number, size: number): string {
   params.delete('results_per_page');
   params.set('page', String(page));
   params.set('results_per_page', String(size));
-  return `${url.origin}${url.pathname}?${params}`;
+  // URLSearchParams writes a valid query; the path is as the client sent it, which may hold `|` or `^`.
+  return `${rfc3986Uri(url.origin + url.pathname)}?${params}`;
 }
 
 /**

@@ -37,3 +37,4 @@ export {
   type LegacySearchOptions,
   type SearchWindow,
 } from './parse-legacy-query.js';
+export { rfc3986Uri } from './uri.js';

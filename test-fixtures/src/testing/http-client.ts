@@ -1,3 +1,5 @@
+import http from 'node:http';
+
 /** A response as tests read it: the body parsed as JSON when it is JSON. */
 export interface TestResponse {
   readonly status: number;
@@ -43,6 +45,36 @@ export class HttpClient {
       parsed = undefined;
     }
     return { status: res.status, headers: res.headers, text, body: parsed };
+  }
+
+  /**
+   * A GET whose path goes on the wire exactly as given, unencoded (fetch() would percent-encode `{`, `"` and
+   * the like). Node refuses spaces and control characters in a path.
+   */
+  getRaw(path: string, options: Pick<RequestOptions, 'headers'> = {}): Promise<TestResponse> {
+    const { hostname, port } = new URL(this.origin);
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: hostname, port, path, method: 'GET', headers: { accept: this.mediaType, ...options.headers } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+          }
+          let body: unknown;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers, text, body });
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
   }
 
   get = (path: string, options?: RequestOptions) => this.request('GET', path, options);
