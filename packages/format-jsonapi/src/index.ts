@@ -2,3 +2,4 @@ export { jsonApiFormat } from './jsonapi-format.js';
 export { JSONAPI_MEDIA_TYPE, checkContentType, chooseResponseType } from './media-type.js';
 export { attributeNames, resourceObject, type ResourceIdentifier, type ResourceObject } from './resource-object.js';
 export { pagingLinks, type PagingLinks } from './paging-links.js';
+export { jsonApiJsonpPayload } from './jsonp-payload.js';

@@ -4,6 +4,7 @@ import { decodeEvaluate } from './decode-evaluate.js';
 import { decodeRead } from './decode-read.js';
 import { decodeWrite } from './decode-write.js';
 import { encodeErrorDocument, encodeResult } from './encode.js';
+import { jsonApiJsonpPayload } from './jsonp-payload.js';
 import { checkContentType, chooseResponseType, JSONAPI_MEDIA_TYPE } from './media-type.js';
 
 const METHODS: Record<RouteKind, readonly HttpMethod[]> = {
@@ -42,5 +43,7 @@ export function jsonApiFormat(): WireFormat {
     },
     encode: (request, operation, result, ctx) => encodeResult(request, operation, result, ctx, responseType(request)),
     encodeErrors: (request, status, errors) => encodeErrorDocument(status, errors, responseType(request)),
+    // The specification applies JSONP to every answer with content in Format A, writes included.
+    jsonpPayload: (_request, response) => jsonApiJsonpPayload(response),
   };
 }

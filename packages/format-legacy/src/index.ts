@@ -2,3 +2,6 @@ export { legacyFormat, type LegacyFormatOptions } from './legacy-format.js';
 export { JSON_MEDIA_TYPE, checkContentType } from './media-type.js';
 export { fieldValues, instanceObject, type InstanceObject } from './instance-object.js';
 export { linkHeader, listObject, pageCounts, type ListObject, type PageCounts } from './list-object.js';
+export { legacyJsonpPayload, type LegacyJsonpPayload } from './jsonp-payload.js';
+export { parseLinkHeader } from './parse-link-header.js';
+export { conventionalHeaderName } from './header-name.js';

@@ -3,6 +3,7 @@ import { routeKind, type HttpRequest, type OperatorSet, type Route, type RouteKi
 import { decodeEvaluate, decodeRead } from './decode-read.js';
 import { decodeWrite } from './decode-write.js';
 import { encodeErrors, encodeResult } from './encode.js';
+import { legacyJsonpPayload } from './jsonp-payload.js';
 import { checkContentType, JSON_MEDIA_TYPE } from './media-type.js';
 
 export interface LegacyFormatOptions {
@@ -49,6 +50,6 @@ export function legacyFormat(options: LegacyFormatOptions = {}): WireFormat {
     encode: (request, operation, result) => encodeResult(request, operation, result),
     encodeErrors: (_request, status, errors) => encodeErrors(status, errors),
     // The specification applies JSONP to GET requests in Format B, function evaluation included.
-    jsonp: (request) => request.method === 'GET' || request.method === 'HEAD',
+    jsonpPayload: legacyJsonpPayload,
   };
 }

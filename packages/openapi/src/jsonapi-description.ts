@@ -4,8 +4,10 @@ import { jsonApiFormat } from '@colapi/format-jsonapi';
 import type { BuildContext, FormatDescription, OpenApiObject } from './build-context.js';
 import { filterSchema, functionSchema } from './filter-schema.js';
 import * as s from './jsonapi-schemas.js';
-import { callback, jsonQuery, jsonResponse, noContent, pathParameters, query } from './parameters.js';
+import { callbackParameter, jsonQuery, jsonResponse, noContent, pathParameters, query } from './parameters.js';
 import type { RouteEntry } from './routes.js';
+
+const callback = callbackParameter('The argument is the JSON:API document itself, with the real status added as meta.status.');
 
 const MEDIA = 'application/vnd.api+json';
 

@@ -3,8 +3,10 @@ import { AGGREGATE_FUNCTIONS, LEGACY_OPERATOR_SPELLINGS, type OperatorSet, type 
 import type { BuildContext, FormatDescription, OpenApiObject } from './build-context.js';
 import { filterSchema, functionSchema } from './filter-schema.js';
 import * as s from './legacy-schemas.js';
-import { callback, jsonQuery, jsonResponse, noContent, pathParameters, query } from './parameters.js';
+import { callbackParameter, jsonQuery, jsonResponse, noContent, pathParameters, query } from './parameters.js';
 import type { RouteEntry } from './routes.js';
+
+const callback = callbackParameter('The argument is {meta, data}: meta holds status and each response header as a member (Link parsed into [{url, rel, …}]), data the JSON body.');
 
 const MEDIA = 'application/json';
 

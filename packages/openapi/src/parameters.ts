@@ -23,10 +23,13 @@ export function pathParameters(route: RouteEntry): OpenApiObject[] {
   return out;
 }
 
-export const callback = query('callback', 'JSONP: wraps the response in a call of this JavaScript function, served as application/javascript.', {
-  type: 'string',
-  pattern: '^[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*$',
-});
+/** The JSONP `callback` parameter; `argument` says what the function receives in the format at hand. */
+export function callbackParameter(argument: string): OpenApiObject {
+  return query('callback', `JSONP: the answer becomes /**/callback(argument); with status 200, served as application/javascript. ${argument}`, {
+    type: 'string',
+    pattern: '^[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*$',
+  });
+}
 
 /** A response with a JSON body. */
 export function jsonResponse(description: string, mediaType: string, schema: JsonSchema, headers?: OpenApiObject): OpenApiObject {

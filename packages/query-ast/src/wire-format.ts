@@ -78,8 +78,10 @@ export interface WireFormat {
   /** Writes errors; `status` is the status of the response. */
   encodeErrors(request: HttpRequest, status: number, errors: readonly ApiError[]): HttpResponse;
   /**
-   * Whether a `callback` parameter wraps the response of this request as JSONP; without this member,
-   * every response with a body is wrapped. Format B wraps GET responses only.
+   * The argument of the JSONP callback for a response with a body, when the request named a valid
+   * `callback`; undefined when JSONP does not apply (the response then goes out as it is). The server
+   * checks the callback name and writes the script, served with status 200 so that a script tag runs it:
+   * the payload must carry the real status.
    */
-  jsonp?(request: HttpRequest): boolean;
+  jsonpPayload(request: HttpRequest, response: HttpResponse): object | undefined;
 }

@@ -150,7 +150,10 @@ export function createApi(options: ApiOptions): Koa.Middleware {
     }
     if (timer) response = { ...response, headers: { ...response.headers, 'server-timing': timer.header() } };
     if (options.onResponse) response = (await options.onResponse(response, request)) ?? response;
-    if (callback && response.body !== undefined && (format.jsonp?.(request) ?? true)) response = wrapJsonp(callback, response);
+    if (callback && response.body !== undefined) {
+      const payload = format.jsonpPayload(request, response);
+      if (payload !== undefined) response = wrapJsonp(callback, response, payload);
+    }
     ctx.status = response.status;
     for (const [k, v] of Object.entries(response.headers)) ctx.set(k, v);
     if (response.body !== undefined) {

@@ -15,38 +15,17 @@ export function jsonpCallback(params: URLSearchParams): string | undefined {
   return name;
 }
 
-/** Parses a Link header into `{url, rel, …}` objects. */
-export function parseLinkHeader(header: string): Record<string, string>[] {
-  const links: Record<string, string>[] = [];
-  for (const part of header.split(/,(?=\s*<)/)) {
-    const m = /^\s*<([^>]*)>(.*)$/.exec(part);
-    if (!m) continue;
-    const link: Record<string, string> = { url: m[1]! };
-    for (const p of m[2]!.split(';')) {
-      const kv = /^\s*([^=\s]+)\s*=\s*"?([^"]*)"?\s*$/.exec(p);
-      if (kv) link[kv[1]!.toLowerCase()] = kv[2]!;
-    }
-    links.push(link);
-  }
-  return links;
-}
-
 /**
- * Wraps a response for JSONP: `callback({meta: {status, headers}, data})` served as JavaScript with status
- * 200, so that the browser runs it whatever happened; the real status is in `meta.status`.
+ * Writes a JSONP answer: `/**\/callback(<payload>);` served as JavaScript with status 200, so that the
+ * browser runs it whatever happened. The payload, and so where the real status goes, is the wire format's
+ * business (WireFormat.jsonpPayload). The comment prefix and nosniff defend against content sniffing.
  */
-export function wrapJsonp(callback: string, response: HttpResponse): HttpResponse {
-  const headers: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(response.headers)) {
-    if (k === 'content-type') continue;
-    headers[k] = k === 'link' ? parseLinkHeader(v) : v;
-  }
-  const payload = JSON.stringify({ meta: { status: response.status, headers }, data: response.body ?? null })
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+export function wrapJsonp(callback: string, response: HttpResponse, payload: object): HttpResponse {
+  // U+2028 and U+2029 are valid in JSON strings but end a line in older JavaScript.
+  const text = JSON.stringify(payload).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
   return {
     status: 200,
     headers: { ...response.headers, 'content-type': 'application/javascript; charset=utf-8', 'x-content-type-options': 'nosniff' },
-    body: `/**/${callback}(${payload});`,
+    body: `/**/${callback}(${text});`,
   };
 }

@@ -30,7 +30,8 @@ function errorProblem(format: string, req: FuzzRequest, res: FuzzResponse): stri
   let body: { errors?: unknown; message?: unknown };
   try {
     const jsonp = jsonpPayload(res);
-    body = jsonp ? (jsonp.data as typeof body) : JSON.parse(res.text);
+    // Format A's callback receives the error document itself; Format B's receives {meta, data}.
+    body = jsonp ? ((format === 'jsonapi' ? jsonp : jsonp.data) as typeof body) : JSON.parse(res.text);
   } catch {
     return `the error answer is not JSON: ${res.text.slice(0, 200)}`;
   }
@@ -39,8 +40,11 @@ function errorProblem(format: string, req: FuzzRequest, res: FuzzResponse): stri
   return undefined;
 }
 
-/** The `{meta, data}` object of a JSONP answer, or undefined for any other answer. */
-function jsonpPayload(res: FuzzResponse): { meta: { status: number }; data: unknown } | undefined {
+/**
+ * The argument of a JSONP answer, or undefined for any other answer: Format A's document or Format B's
+ * `{meta, data}`, the real status in `meta.status` in both.
+ */
+function jsonpPayload(res: FuzzResponse): { meta: { status: number }; data?: unknown } | undefined {
   // A HEAD answer has the headers of a JSONP answer but no body to read the status from.
   if (res.status !== 200 || !res.contentType.startsWith('application/javascript') || res.text === '') return undefined;
   const m = /^\/\*\*\/[\w$.]+\(([\s\S]*)\);$/.exec(res.text);

@@ -2,8 +2,8 @@ import { describeEachDatabase, type TestResponse } from '@colapi/test-fixtures/t
 import { expect } from 'chai';
 import { expectError } from './helpers.js';
 
-/** Splits `/**\/name({...});` into the function name and its parsed argument. */
-function unwrap(res: TestResponse): { name: string; argument: { meta: { status: number; headers: Record<string, unknown> }; data: any } } {
+/** Splits `/**\/name({...});` into the function name and its parsed argument: the JSON:API document. */
+function unwrap(res: TestResponse): { name: string; argument: { meta: { status: number } & Record<string, unknown>; data?: any; errors?: any; links?: any; jsonapi?: unknown } } {
   const m = /^\/\*\*\/([A-Za-z_$][\w$.]*)\(([\s\S]*)\);?$/.exec(res.text);
   expect(m, `not a JSONP body: ${res.text.slice(0, 200)}`).to.not.equal(null);
   return { name: m![1]!, argument: JSON.parse(m![2]!) };
@@ -13,7 +13,7 @@ interface JsonpCase {
   readonly name: string;
   readonly path: string;
   readonly callback: string;
-  /** The status inside meta, and a check of the wrapped document. */
+  /** The status in the document's meta, and a check of the document. */
   readonly status: number;
   readonly check: (document: any) => void;
 }
@@ -43,22 +43,41 @@ describeEachDatabase('Format A: JSONP', (t) => {
       expect(res.text.startsWith(`/**/${c.callback}(`)).to.equal(true);
       const { name, argument } = unwrap(res);
       expect(name).to.equal(c.callback);
-      expect(Object.keys(argument).sort()).to.deep.equal(['data', 'meta']);
+      // The document itself, its real status added to its top-level meta (Flask-Restless 1.0).
+      expect(argument.jsonapi).to.deep.equal({ version: '1.0' });
+      expect(argument).to.include.any.keys('data', 'errors');
       expect(argument.meta.status).to.equal(c.status);
-      expect(argument.meta.headers).to.be.an('object');
-      expect(argument.data.jsonapi).to.deep.equal({ version: '1.0' });
-      c.check(argument.data);
+      expect(argument.meta).to.not.have.property('headers');
+      c.check(argument);
     });
   }
 
-  it('wraps the same document as the plain answer', async () => {
+  it('passes the document itself: argument.data.id is the resource\'s id', async () => {
+    const { argument } = unwrap(await t().http.get('/api/person/2?callback=foo'));
+    expect(argument.data.id).to.equal('2');
+    expect(argument.data.type).to.equal('person');
+    expect(argument.data.attributes.name).to.equal('bob');
+  });
+
+  it('wraps the same document as the plain answer, with meta.status added', async () => {
     const plain = await t().http.get('/api/person?sort=-age&page[size]=2');
     const wrapped = unwrap(await t().http.get('/api/person?sort=-age&page[size]=2&callback=handle'));
     const { links: plainLinks, ...plainRest } = plain.body;
-    const { links: wrappedLinks, ...wrappedRest } = wrapped.argument.data;
-    expect(wrappedRest).to.deep.equal(plainRest);
+    const { links: wrappedLinks, ...wrappedRest } = wrapped.argument;
+    expect(wrappedRest).to.deep.equal({ ...plainRest, meta: { ...plainRest.meta, status: 200 } });
+    expect(Object.keys(wrapped.argument)).to.deep.equal(Object.keys(plain.body));
     expect(new URL(wrappedLinks.next).searchParams.get('callback')).to.equal('handle');
     expect(new URL(plainLinks.next).searchParams.get('page[number]')).to.equal('2');
+  });
+
+  it('answers an error with status 200, the real status in meta.status and in each error object', async () => {
+    const res = await t().http.get('/api/person/99?callback=handle');
+    expect(res.status).to.equal(200);
+    const { argument } = unwrap(res);
+    expect(argument).to.not.have.property('data');
+    expect(argument.meta).to.deep.equal({ status: 404 });
+    expect(argument.errors).to.have.lengthOf(1);
+    expect(argument.errors[0].status).to.equal('404');
   });
 
   for (const callback of BAD_CALLBACKS) {
@@ -81,7 +100,31 @@ describeEachDatabase('Format A: JSONP', (t) => {
     it('escapes U+2028 and U+2029, which end a line in JavaScript', async () => {
       const res = await t().http.get('/api/person/1?callback=handle');
       expect(res.text).to.not.match(/[\u2028\u2029]/);
-      expect(unwrap(res).argument.data.data.attributes.name).to.equal('a\u2028b\u2029c</script>');
+      expect(unwrap(res).argument.data.attributes.name).to.equal('a\u2028b\u2029c</script>');
     });
+  });
+});
+
+describeEachDatabase('Format A: JSONP on writes', (t) => {
+  beforeEach(() => t().seed());
+
+  it('wraps a created resource: status 201 in meta, the document\'s data its resource', async () => {
+    const res = await t().http.post('/api/person?callback=created', { data: { type: 'person', attributes: { name: 'Zoe', age: 30 } } });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^application\/javascript/);
+    expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
+    const { name, argument } = unwrap(res);
+    expect(name).to.equal('created');
+    expect(argument.meta.status).to.equal(201);
+    expect(argument.data.type).to.equal('person');
+    expect(argument.data.attributes).to.include({ name: 'Zoe', age: 30 });
+    // The real Location header still goes out.
+    expect(res.headers.get('location')).to.match(new RegExp(`/api/person/${argument.data.id}$`));
+  });
+
+  it('sends a write without content (204) as it is', async () => {
+    const res = await t().http.delete('/api/person/5?callback=gone');
+    expect(res.status).to.equal(204);
+    expect(res.text).to.equal('');
   });
 });
