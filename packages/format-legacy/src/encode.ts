@@ -1,4 +1,4 @@
-import type { ApiError, HttpRequest, HttpResponse, Operation, OperationResult, ReadQuery, SearchWindow } from '@colapi/query-ast';
+import type { ApiError, ErrorCode, HttpRequest, HttpResponse, Operation, OperationResult, ReadQuery, SearchWindow } from '@colapi/query-ast';
 import { instanceObject } from './instance-object.js';
 import { linkHeader, listObject, pageCounts } from './list-object.js';
 import { JSON_MEDIA_TYPE } from './media-type.js';
@@ -45,6 +45,12 @@ export function encodeResult(request: HttpRequest, operation: Operation, result:
 }
 
 /**
+ * Integrity conflicts are 400 in Format B: Flask-Restless 0.17 answers every IntegrityError so, and its
+ * clients check for 400. Format A keeps 409.
+ */
+const INTEGRITY_CODES: ReadonlySet<ErrorCode | undefined> = new Set<ErrorCode>(['unique-violation', 'still-referenced']);
+
+/**
  * The `{message}` error body of Format B. A `single` search that found several resources is 400 here,
  * with the specification's wording; one that found none is 404.
  */
@@ -54,5 +60,5 @@ export function encodeErrors(status: number, errors: readonly ApiError[], messag
   const code = errors[0]?.code;
   if (code === 'multiple-results') return json(400, { message: 'Multiple results found' }, headers);
   if (code === 'no-result') return json(404, { message: 'No result found' }, headers);
-  return json(status, { message: message ?? errors.map((e) => e.detail).join('; ') }, headers);
+  return json(INTEGRITY_CODES.has(code) ? 400 : status, { message: message ?? errors.map((e) => e.detail).join('; ') }, headers);
 }

@@ -6,9 +6,10 @@ export interface ErrorSource {
 
 /**
  * Stable reasons behind some errors, for wire formats that word or classify them their own way
- * (Format B answers several results of a `single` search with 400, Format A with 404).
+ * (Format B answers several results of a `single` search with 400, Format A with 404; Format B answers the
+ * integrity conflicts `unique-violation` and `still-referenced` with 400, Format A with 409).
  */
-export type ErrorCode = 'no-result' | 'multiple-results';
+export type ErrorCode = 'no-result' | 'multiple-results' | 'unique-violation' | 'still-referenced';
 
 /**
  * A failure that the client caused or may be told about. Every stage throws these; the wire format turns them
@@ -58,6 +59,16 @@ export class ApiError extends Error {
 
   static conflict(detail: string, source?: ErrorSource): ApiError {
     return new ApiError(409, 'Conflict', detail, source);
+  }
+
+  /** A write would repeat a unique value (a client id included): 409 unless the wire format says otherwise. */
+  static uniqueViolation(detail: string, source?: ErrorSource): ApiError {
+    return new ApiError(409, 'Conflict', detail, source, undefined, 'unique-violation');
+  }
+
+  /** A delete refused because other resources still refer to the resource: 409 unless the wire format says otherwise. */
+  static stillReferenced(detail: string): ApiError {
+    return new ApiError(409, 'Conflict', detail, undefined, undefined, 'still-referenced');
   }
 }
 

@@ -13,7 +13,8 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { ApiOptions } from './api-options.js';
-import { databaseError, isPoolTimeout, poolBusy } from './database-errors.js';
+import { bodyError } from './body-error.js';
+import { classifiedError, isPoolTimeout, poolBusy } from './database-errors.js';
 import { Executor } from './executor/executor.js';
 import { hooksFor, runOperation } from './hooks.js';
 import { jsonpCallback, wrapJsonp } from './jsonp.js';
@@ -108,18 +109,13 @@ export function createApi(options: ApiOptions): Koa.Middleware {
     return response;
   }
 
-  function failure(error: unknown): ApiError {
+  async function failure(error: unknown, route: Route): Promise<ApiError> {
     if (error instanceof ApiError) return error;
-    const status = (error as { status?: unknown; expose?: unknown })?.status;
-    // Body parser errors (bad JSON 400, too large 413, bad charset 415) carry a status of their own.
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      const titles: Record<number, string> = { 400: 'Bad Request', 413: 'Payload Too Large', 415: 'Unsupported Media Type' };
-      const detail = status === 400 ? 'the request body is not valid JSON' : status === 413 ? 'the request body is too large' : 'the request body cannot be read';
-      return new ApiError(status, titles[status] ?? 'Bad Request', detail);
-    }
+    const refused = bodyError(error);
+    if (refused) return refused;
     if (isPoolTimeout(error)) return poolBusy();
-    const kind = database.dialect.classifyError(error);
-    if (kind) return databaseError(kind);
+    const classified = await classifiedError(database, registry, route, error);
+    if (classified) return classified;
     options.onUnexpectedError?.(error);
     const internal = options.debug ? ` (debug: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})` : '';
     return new ApiError(500, 'Internal Server Error', `the server failed to answer this request${internal}`);
@@ -145,7 +141,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
       callback = jsonpCallback(request.url.searchParams);
       response = await respond(ctx, route, parsed, timer);
     } catch (error) {
-      const e = failure(error);
+      const e = await failure(error, route);
       response = format.encodeErrors(request, e.status, [e]);
     }
     if (timer) response = { ...response, headers: { ...response.headers, 'server-timing': timer.header() } };

@@ -10,9 +10,18 @@ export type DatabaseErrorKind =
   | 'foreign-key-referenced'
   | 'check-violation'
   | 'invalid-value'
+  | 'out-of-range'
   | 'timeout'
   | 'serialization'
   | 'unavailable';
+
+/** Where the data at fault in a classified database error lies, as far as the database tells. */
+export interface ErrorPlace {
+  /** The table of the row at fault, where the database names it. */
+  readonly table?: string;
+  /** The columns at fault: those of the unique key a duplicate repeats, the column of a value out of range. */
+  readonly columns: readonly string[];
+}
 
 export type LikeMode = 'like' | 'ilike' | 'not_like';
 
@@ -75,6 +84,12 @@ export interface Dialect {
   ddlType(type: ColumnType): string;
   /** Classifies a driver error, or undefined when it is not one a client should hear about. */
   classifyError(error: unknown): DatabaseErrorKind | undefined;
+  /**
+   * The table and columns a classified error names (the key a unique violation repeats, the column of a
+   * value out of range), where the database tells them; undefined otherwise. May ask the database: MySQL
+   * names only the index of a duplicate. Never throws.
+   */
+  errorPlace?(knex: Knex, error: unknown): Promise<ErrorPlace | undefined>;
   /**
    * Moves the key generator of a table past the keys it holds, after an insert with a key the client chose,
    * where the database does not do so itself (PostgreSQL's sequences). Runs in the writing transaction.

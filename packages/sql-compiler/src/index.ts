@@ -1,4 +1,5 @@
-export type { DatabaseErrorKind, Dialect, DialectOptions, Executed, LikeMode } from './dialect.js';
+export type { DatabaseErrorKind, Dialect, DialectOptions, ErrorPlace, Executed, LikeMode } from './dialect.js';
+export { ValueOutOfRange } from './value-out-of-range.js';
 export { dialectForUrl, dialects, mysql, postgres, sqlite } from './dialects/index.js';
 export { connect, type ConnectOptions, type Database } from './connect.js';
 export { databaseUrlOptions, type DatabaseUrlOptions } from './database-url-options.js';

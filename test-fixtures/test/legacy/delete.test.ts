@@ -21,9 +21,9 @@ describeEachDatabase(
       expect(await tagIds(t(), 3)).to.deep.equal([]);
     });
 
-    it('DELETE of an instance others still refer to is refused, nothing deleted', async () => {
+    it('DELETE of an instance others still refer to is refused with 400 (an integrity error), nothing deleted', async () => {
       const before = await snapshot(t());
-      expectMessage(await t().http.delete('/api/person/1'), 409, /still refer/);
+      expectMessage(await t().http.delete('/api/person/1'), 400, /person 1 cannot be deleted: its articles still refer to it/);
       expect(await snapshot(t())).to.equal(before);
     });
 

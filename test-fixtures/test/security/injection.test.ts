@@ -157,6 +157,19 @@ describeEachDatabase('JavaScript object names in a body are unknown names (jsona
     expect((await t().http.post('/api/person', { data: { type: odd, attributes: {} } })).status).to.equal(409);
   });
 
+  it('a member named __proto__ is 400 saying so, pointing at it, not "not valid JSON"', async () => {
+    for (const [body, pointer] of [
+      ['{"data": {"type": "person", "attributes": {"__proto__": {"name": "x"}, "name": "p"}}}', '/data/attributes/__proto__'],
+      ['{"data": {"type": "person", "__proto__": {}}}', '/data/__proto__'],
+      ['{"__proto__": 1, "data": {"type": "person"}}', '/__proto__'],
+    ] as const) {
+      const res = await t().http.request('POST', '/api/person', { body });
+      expect(res.status, res.text).to.equal(400);
+      expect(res.body.errors[0].detail).to.equal(`"__proto__" is not an acceptable member name in a request body (at ${pointer})`);
+      expect(res.body.errors[0].source).to.deep.equal({ pointer });
+    }
+  });
+
   for (const name of JS_NAMES) {
     it(`"${name}" as an attribute or a relationship is 400`, async () => {
       for (const body of [

@@ -48,7 +48,7 @@ const ERRORS: Record<string, ReturnType<Dialect['classifyError']>> = {
   '23502': 'not-null-violation',
   '23514': 'check-violation',
   '22P02': 'invalid-value',
-  '22003': 'invalid-value',
+  '22003': 'out-of-range',
   '22007': 'invalid-value',
   '22008': 'invalid-value',
   '22001': 'invalid-value',
@@ -197,6 +197,13 @@ export const postgres: Dialect = {
     if (ERRORS[code]) return ERRORS[code];
     if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT') return 'unavailable';
     return undefined;
+  },
+  async errorPlace(_knex, error) {
+    // A duplicate says `Key (name)=(news) already exists.`; an expression index names no column of ours.
+    const e = error as { code?: unknown; table?: unknown; detail?: unknown };
+    if (e?.code !== '23505') return undefined;
+    const columns = /^Key \((.+?)\)=\(/.exec(String(e.detail ?? ''))?.[1]?.split(', ');
+    return columns ? { ...(typeof e.table === 'string' ? { table: e.table } : {}), columns } : undefined;
   },
   async advanceKey(knex, table, key) {
     // Never backwards: a concurrent transaction may hold a number it drew and has not committed yet.

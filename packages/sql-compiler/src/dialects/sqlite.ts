@@ -1,6 +1,7 @@
 import type { ColumnType } from '@colapi/schema';
 import type { Dialect } from '../dialect.js';
 import { decodeCommon } from './decode-common.js';
+import { ValueOutOfRange } from '../value-out-of-range.js';
 import { likeToGlob } from '../like-pattern.js';
 import { ENTRY_POINT, interruptExtension, TIMEOUT_FUNCTION } from './sqlite-interrupt.js';
 
@@ -16,6 +17,10 @@ const DDL: Record<ColumnType, string> = {
   inet: 'text',
   json: 'text',
 };
+
+/** What `integer` holds on PostgreSQL and MariaDB. */
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
 
 /** `sqlite:/path/to/file`, `sqlite:relative/file` or `sqlite::memory:`. */
 function filename(url: string): string {
@@ -138,6 +143,9 @@ export const sqlite: Dialect = {
   },
   writeValue(_knex, column, value) {
     if (column.type === 'boolean' && typeof value === 'boolean') return value ? 1 : 0;
+    // SQLite stores 64 bits in any integer column; the other databases declare these columns `integer`,
+    // 32 bits, and refuse more. Refused here alike, rather than kept on one database only.
+    if (column.type === 'integer' && typeof value === 'number' && (value < INT32_MIN || value > INT32_MAX)) throw new ValueOutOfRange(column.name);
     return value;
   },
   decodeValue(column, raw) {
@@ -177,6 +185,7 @@ export const sqlite: Dialect = {
   decodeKeyList: (raw) => JSON.parse(String(raw)) as string[],
   ddlType: (type) => DDL[type],
   classifyError(error) {
+    if (error instanceof ValueOutOfRange) return 'out-of-range';
     const code = String((error as { code?: unknown })?.code ?? '');
     if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'unique-violation';
     if (code === 'SQLITE_CONSTRAINT_NOTNULL') return 'not-null-violation';
@@ -191,5 +200,15 @@ export const sqlite: Dialect = {
     if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'serialization';
     if (code === 'SQLITE_INTERRUPT') return 'timeout';
     return undefined;
+  },
+  async errorPlace(_knex, error) {
+    if (error instanceof ValueOutOfRange) return { columns: [error.column] };
+    // knex puts the statement first: `insert into … - UNIQUE constraint failed: tag.name` (one table.column per column of the key).
+    const code = String((error as { code?: unknown })?.code ?? '');
+    if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return undefined;
+    const list = /(?:UNIQUE|PRIMARY KEY) constraint failed: (.+)$/.exec(String((error as { message?: unknown }).message ?? ''))?.[1];
+    const names = list?.split(', ').map((n) => n.split('.'));
+    if (!names?.length || names.some((n) => n.length !== 2)) return undefined;
+    return { table: names[0]![0]!, columns: names.map((n) => n[1]!) };
   },
 };
