@@ -149,10 +149,14 @@ describeEachDatabase('Format A: POST creates a resource', (t) => {
 
     const MISSING: [string, string, unknown][] = [
       ['a missing to-one target', 'article', resource('article', { title: 'X' }, { author: ref('person', 99) })],
-      ['an id that cannot be a key', 'article', resource('article', { title: 'X' }, { author: ref('person', 'abc') })],
       ['a missing to-many target', 'person', resource('person', { name: 'X' }, { articles: refs('article', 1, 99) })],
       ['a missing many-to-many target', 'article', resource('article', { title: 'X' }, { tags: refs('tag', 1, 99) })],
     ];
+    it('an id that cannot be a key: 400 at its pointer, nothing created', async () => {
+      const body = resource('article', { title: 'X' }, { author: ref('person', 'abc') });
+      expectError(await t().http.post('/api/article', body), 400, { pointer: '/data/relationships/author/data/id' });
+      expect(await count(t(), 'article')).to.equal(5);
+    });
     for (const [name, collection, body] of MISSING) {
       it(`${name}: 404 and nothing created`, async () => {
         expectError(await t().http.post(`/api/${collection}`, body), 404);
