@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
 import { compiledFragment } from './compiled-fragment.js';
 import { comparableExpression, correlatedTarget, targetModel, type CompileContext } from './field-expression.js';
+import { keyBinding } from './key-binding.js';
 
 /** Restricts the rows of `alias` to those related to one owner row: `/person/1/articles`. */
 export interface ScopeSql {
@@ -65,16 +66,16 @@ function applyScope(ctx: CompileContext, qb: Knex.QueryBuilder, alias: string, s
   // Joined on the owner's key (the usual case): the key itself is the join value, no subquery on the owner.
   if (join.ownColumn === scope.owner.key) {
     if (join.kind !== 'through') {
-      qb.where(`${alias}.${join.targetColumn}`, scope.ownerKey as Knex.Value);
+      qb.where(`${alias}.${join.targetColumn}`, keyBinding(ctx, scope.owner, scope.ownerKey));
       return;
     }
     const j = ctx.aliases.next();
-    const sub = knex.from({ [j]: join.through.table }).where(`${j}.${join.through.ownColumn}`, scope.ownerKey as Knex.Value);
+    const sub = knex.from({ [j]: join.through.table }).where(`${j}.${join.through.ownColumn}`, keyBinding(ctx, scope.owner, scope.ownerKey));
     qb.whereIn(`${alias}.${join.targetColumn}`, sub.select(`${j}.${join.through.targetColumn}`));
     return;
   }
   const o = ctx.aliases.next();
-  const owner = knex.from({ [o]: scope.owner.table }).where(`${o}.${scope.owner.key}`, scope.ownerKey as Knex.Value);
+  const owner = knex.from({ [o]: scope.owner.table }).where(`${o}.${scope.owner.key}`, keyBinding(ctx, scope.owner, scope.ownerKey));
   if (join.kind === 'through') {
     const j = ctx.aliases.next();
     const sub = knex
@@ -151,7 +152,7 @@ export function compileByKeys(
   links: readonly RelationshipSchema[] = [],
 ): Knex.QueryBuilder {
   const t = ctx.aliases.next();
-  const qb = ctx.knex.from({ [t]: model.table }).select(selectColumns(ctx, model, t)).whereIn(`${t}.${model.key}`, keys as Knex.Value[]);
+  const qb = ctx.knex.from({ [t]: model.table }).select(selectColumns(ctx, model, t)).whereIn(`${t}.${model.key}`, keys.map((k) => keyBinding(ctx, model, k)));
   selectLinks(ctx, qb, t, links);
   if (scope) applyScope(ctx, qb, t, scope);
   return qb.orderBy(`${t}.${model.key}`, 'asc');

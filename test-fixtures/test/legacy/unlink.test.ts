@@ -32,6 +32,9 @@ describeEachDatabase(
       ['an instance that does not exist, to-many', '/api/person/1/articles/99'],
       ['a many-to-many instance not linked', '/api/article/1/tags/3'],
       ['the related instance of an owner that does not exist', '/api/article/99/author/1'],
+      ['an id beyond what the key column holds', '/api/article/2/author/99999999999'],
+      ['an id beyond what the key column holds, to-many', '/api/person/1/articles/99999999999'],
+      ['an id beyond what the key column holds, many-to-many', '/api/article/1/tags/99999999999'],
     ] as const) {
       it(`answers 404 for ${name}, changing nothing`, async () => {
         const before = await snapshot(t());
@@ -83,6 +86,16 @@ describeEachDatabase(
         expect(await snapshot(t())).to.equal(before);
       });
     }
+
+    it('a canonical id beyond what the key column holds names no resource: 404 on every path', async () => {
+      for (const path of ['/api/person/99999999999', '/api/person/99999999999/articles', '/api/person/1/articles/99999999999', '/api/person/-99999999999']) {
+        expectMessage(await t().http.get(path), 404);
+      }
+      const before = await snapshot(t());
+      expectMessage(await t().http.delete('/api/task/99999999999'), 404);
+      expectMessage(await t().http.patch('/api/person/99999999999', { name: 'X' }), 404);
+      expect(await snapshot(t())).to.equal(before);
+    });
 
     it('a numeric id in a body names its key, as a number or as its text', async () => {
       expect((await t().http.patch('/api/article/4', { author: { id: 2 } })).status).to.equal(200);

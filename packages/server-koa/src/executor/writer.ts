@@ -148,29 +148,30 @@ export class Writer {
    */
   private async unlink(trx: Knex, collection: CollectionSchema, key: Key, rel: RelationshipSchema, id: string): Promise<void> {
     const target = this.model(rel);
-    const targetKey = keyValue(target, id, this.registry.target(rel).name) as Knex.Value;
+    const targetName = this.registry.target(rel).name;
+    const notRelated = () => ApiError.notFound(`${targetName} ${id} is not among the ${rel.name} of ${collection.name} ${String(key)}`);
+    // Looked up by key first: a target that does not exist (or whose id no column could hold) is related to nothing.
+    const found: Row | undefined = await this.compiler.byKeys(target, [keyValue(target, id, targetName)], undefined, trx).first();
+    if (!found) throw notRelated();
     const join = rel.join;
-    const model = collection.model;
+    const value = found[join.targetColumn] as Knex.Value;
     let changed = 0;
-    if (join.kind === 'has') {
-      const own = (await this.row(trx, collection, key))?.[join.ownColumn] as Knex.Value;
-      if (own !== null && own !== undefined) {
-        changed = await trx(target.table).where(target.key, targetKey).where(join.targetColumn, own).update({ [join.targetColumn]: null });
+    if (join.kind === 'belongs-to') {
+      if (value !== null) {
+        changed = await trx(collection.model.table).where(collection.model.key, key as Knex.Value).where(join.ownColumn, value).update({ [join.ownColumn]: null });
       }
     } else {
-      // The value the owner's side holds for the target; a target that does not exist has none.
-      const [value] = (await this.targetValues(trx, rel, [targetKey])) as Knex.Value[];
-      if (value !== null && value !== undefined) {
-        if (join.kind === 'belongs-to') {
-          changed = await trx(model.table).where(model.key, key as Knex.Value).where(join.ownColumn, value).update({ [join.ownColumn]: null });
-        } else {
-          const own = (await this.row(trx, collection, key))?.[join.ownColumn] as Knex.Value;
-          const t = join.through;
-          if (own !== null && own !== undefined) changed = await trx(t.table).where(t.ownColumn, own).where(t.targetColumn, value).del();
-        }
+      const own = (await this.row(trx, collection, key))?.[join.ownColumn] as Knex.Value;
+      if (own !== null && own !== undefined) {
+        changed =
+          join.kind === 'has'
+            ? await trx(target.table).where(target.key, found[target.key] as Knex.Value).where(join.targetColumn, own).update({ [join.targetColumn]: null })
+            : value === null
+              ? 0
+              : await trx(join.through.table).where(join.through.ownColumn, own).where(join.through.targetColumn, value).del();
       }
     }
-    if (!changed) throw ApiError.notFound(`${this.registry.target(rel).name} ${id} is not among the ${rel.name} of ${collection.name} ${String(key)}`);
+    if (!changed) throw notRelated();
   }
 
   /** Applies one relationship change to the resource with `key`. */
