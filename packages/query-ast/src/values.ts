@@ -1,6 +1,6 @@
-import { isIP } from 'node:net';
 import type { ColumnSchema } from '@colapi/schema';
 import { ApiError, type ErrorSource } from './api-error.js';
+import { canonicalInet } from './inet-address.js';
 import type { NowValue, ScalarValue } from './filter.js';
 import { parseDate, parseDateTime, parseTime } from './temporal.js';
 
@@ -73,12 +73,10 @@ export function coerceValue(column: ColumnSchema, value: unknown, ctx: ValueCont
       return parsed;
     }
     case 'inet': {
-      if (typeof value !== 'string') return fail(column, value, 'a network address', ctx);
-      const [address, prefix, extra] = value.split('/');
-      const family = isIP(address ?? '');
-      const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
-      if (!family || !prefixOk || extra !== undefined) fail(column, value, 'a network address', ctx);
-      return value;
+      // PostgreSQL's own inet input rules on every dialect (`192.168.1/24` included), in its output form, so
+      // that SQLite and MariaDB store and compare what PostgreSQL would.
+      const canonical = typeof value === 'string' ? canonicalInet(value) : undefined;
+      return canonical ?? fail(column, value, 'a network address', ctx);
     }
     case 'string':
     case 'json': {
