@@ -52,7 +52,8 @@ export function echoesOf(r: FuzzRequest): string[] {
 }
 
 function sentStrings(r: FuzzRequest): string[] {
-  const out: string[] = [...r.segments];
+  // A 404 for a path no route serves quotes the path as it came, still percent-encoded.
+  const out: string[] = [...r.segments, ...r.segments.map(percentEncode), pathOf(r).split('?')[0]!];
   for (const v of Object.values(r.headers)) out.push(v, ...v.split(/[;,]/).map((p) => p.trim().toLowerCase()));
   for (const [k, v] of r.query) {
     out.push(k, v);
