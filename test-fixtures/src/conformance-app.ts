@@ -31,12 +31,6 @@ export interface ConformanceOptions {
   readonly connect?: ConnectOptions;
 }
 
-/** Every 500 leaves one line on stderr with its cause, so that an operator can see why (the client is told nothing). */
-function logUnexpected(error: unknown): void {
-  const cause = error instanceof Error ? `${error.name}: ${error.message}${error.stack ? `\n${error.stack.split('\n').slice(1, 4).join('\n')}` : ''}` : String(error);
-  process.stderr.write(`${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg: 'request failed with 500', cause })}\n`);
-}
-
 /** Opens the database, creates missing tables and serves the conformance collections on 127.0.0.1. */
 export async function startConformanceTarget(options: ConformanceOptions): Promise<ConformanceTarget> {
   const format = options.format ?? 'jsonapi';
@@ -44,7 +38,7 @@ export async function startConformanceTarget(options: ConformanceOptions): Promi
   await createTables(database.knex, database.dialect);
   const registry = await conformanceRegistry(format);
   const app = new Koa();
-  app.use(createApi({ registry, database, format: formatByName(format), onUnexpectedError: logUnexpected, ...options.api }));
+  app.use(createApi({ registry, database, format: formatByName(format), ...options.api }));
   const server = app.listen(options.port ?? 0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

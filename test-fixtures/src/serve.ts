@@ -13,6 +13,12 @@ import { createTables } from './tables.js';
  */
 const url = process.env.DATABASE_URL || `sqlite:${join(tmpdir(), 'colapi-conformance.sqlite')}`;
 
+/** Every 500 leaves one line on stderr with its cause, so that an operator can see why (the client is told nothing). */
+function logUnexpected(error: unknown): void {
+  const cause = error instanceof Error ? `${error.name}: ${error.message}${error.stack ? `\n${error.stack.split('\n').slice(1, 4).join('\n')}` : ''}` : String(error);
+  process.stderr.write(`${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg: 'request failed with 500', cause })}\n`);
+}
+
 async function main() {
   const port = Number(process.env.PORT || 8080);
   const format = process.env.API_FORMAT || 'jsonapi';
@@ -29,7 +35,7 @@ async function main() {
     runPrimary({ workers, onListening: () => process.stdout.write(line) });
     return;
   }
-  const target = await startConformanceTarget({ url, port, format, connect: { log: quietKnexLog } });
+  const target = await startConformanceTarget({ url, port, format, connect: { log: quietKnexLog }, api: { onUnexpectedError: logUnexpected } });
   if (cluster.isPrimary) process.stdout.write(line);
   let stopping = false;
   const stop = () => {

@@ -72,9 +72,9 @@ up_bouncer() {
   if answers "$BOUNCER_PORT"; then return; fi
   if ! command -v pgbouncer >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null
-    # Debian starts its own pgbouncer on 6432 from the package; this topology runs its own.
-    service pgbouncer stop >/dev/null 2>&1 || true
   fi
+  # Debian's package may run its own pgbouncer on 6432; this topology runs its own there.
+  service pgbouncer stop >/dev/null 2>&1 || true
   cat >"$DIR/pgbouncer.ini" <<INI
 [databases]
 * = host=127.0.0.1 port=$PRIMARY_PORT

@@ -116,6 +116,12 @@ export function createApi(options: ApiOptions): Koa.Middleware {
     if (isPoolTimeout(error)) return poolBusy();
     const classified = await classifiedError(database, registry, route, error);
     if (classified) return classified;
+    const misconfigured = database.dialect.misconfiguration?.(error);
+    if (misconfigured) {
+      // The operator's log and the client both read what to change: no request can succeed until it is.
+      options.onUnexpectedError?.(new Error(`the database is misconfigured for this server: ${misconfigured}`, { cause: error }));
+      return new ApiError(500, 'Internal Server Error', `the server is misconfigured: ${misconfigured}`);
+    }
     options.onUnexpectedError?.(error);
     const internal = options.debug ? ` (debug: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})` : '';
     return new ApiError(500, 'Internal Server Error', `the server failed to answer this request${internal}`);

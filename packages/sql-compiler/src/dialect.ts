@@ -82,6 +82,11 @@ export interface Dialect {
   now(knex: Knex, value: NowValue, type: ColumnType): Knex.Raw;
   /** The column type to create for a schema type (used by fixtures and the demo). */
   ddlType(type: ColumnType): string;
+  /**
+   * What the operator must change when an error comes from how the database is deployed rather than from
+   * the request (a transaction-mode pooler refusing named statements); undefined for any other error.
+   */
+  misconfiguration?(error: unknown): string | undefined;
   /** Classifies a driver error, or undefined when it is not one a client should hear about. */
   classifyError(error: unknown): DatabaseErrorKind | undefined;
   /**

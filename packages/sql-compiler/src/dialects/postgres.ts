@@ -186,6 +186,14 @@ export const postgres: Dialect = {
   },
   decodeKeyList: (raw) => raw as string[],
   ddlType: (type) => DDL[type],
+  misconfiguration(error) {
+    // 42P05: the name exists on this server connection already; 26000: it was prepared on another one.
+    const e = error as { code?: unknown; message?: unknown } | null;
+    if ((e?.code === '42P05' || e?.code === '26000') && /prepared statement "colapi_\d+"/.test(String(e.message))) {
+      return 'a transaction-mode connection pooler (PgBouncer, RDS Proxy, Supavisor) sits in front of PostgreSQL and cannot keep named statements: add prepared_statements=false to the database URL (or preparedStatements: false to connect())';
+    }
+    return undefined;
+  },
   classifyError(error) {
     const code = (error as { code?: unknown })?.code;
     // node-postgres's own errors for a connection the server dropped (terminated, restarted) carry no SQLSTATE.

@@ -1,0 +1,107 @@
+import { startConformanceTarget, type ConformanceTarget } from '@colapi/test-fixtures';
+import { HttpClient, seed, STANDARD_DATA, testedKinds } from '@colapi/test-fixtures/testing';
+import { connect } from '@colapi/sql-compiler';
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Behind a transaction-mode pooler (Debian's PgBouncer, from tools/pg-topology), named statements break:
+ * a name prepared on one server connection is missing on, or already taken by, the next. Without the setting
+ * every such failure tells the client and the operator's log which setting fixes it; with
+ * `prepared_statements=false` in the URL the same load is answered in full.
+ */
+const TOPOLOGY = join(dirname(fileURLToPath(import.meta.url)), '../../../tools/pg-topology/topology.sh');
+const topology = (command: string) => execFileSync('bash', [TOPOLOGY, command], { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+const running = () => {
+  try {
+    topology('status');
+    return true;
+  } catch {
+    return false;
+  }
+};
+const hasPgBouncer = () => {
+  try {
+    execFileSync('sh', ['-c', 'command -v pgbouncer'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Requests in waves of concurrent ones, so that the pooler hands server connections from client to client. */
+async function load(http: HttpClient, waves: number, width: number): Promise<{ status: number; body: unknown }[]> {
+  const answers: { status: number; body: unknown }[] = [];
+  for (let w = 0; w < waves; w++) {
+    const wave = Array.from({ length: width }, (_, i) => http.get(i % 2 ? `/api/person/${(i % 5) + 1}` : `/api/article?page[size]=${(i % 4) + 1}&sort=title`));
+    for (const res of await Promise.all(wave)) answers.push({ status: res.status, body: res.body });
+  }
+  return answers;
+}
+
+if (testedKinds().includes('postgres')) {
+  describe('PostgreSQL behind PgBouncer in transaction mode', function () {
+    this.timeout(120_000);
+    let startedHere = false;
+    let env: Record<string, string> = {};
+    const targets: ConformanceTarget[] = [];
+    const name = `colapi_pool_${process.pid}`;
+    const unexpected: unknown[] = [];
+
+    before(async function () {
+      if (process.getuid?.() !== 0 || !hasPgBouncer()) {
+        if (process.env.CI === 'true') throw new Error('the pooler test needs root and pgbouncer (.ci/run installs it)');
+        console.warn('  ! not root or no pgbouncer: skipping the pooler test');
+        this.skip();
+      }
+      if (!running()) {
+        topology('up');
+        startedHere = true;
+      }
+      env = Object.fromEntries(topology('env').trim().split('\n').map((l) => l.split('=') as [string, string]));
+      const admin = connect(env.PG_PRIMARY_URL!, { pool: { min: 0, max: 1 } });
+      await admin.knex.raw(`drop database if exists ${name}`);
+      await admin.knex.raw(`create database ${name}`);
+      await admin.knex.destroy();
+      // Tables and rows go in straight on the primary: the pooled targets below only serve.
+      const direct = await startConformanceTarget({ url: env.PG_PRIMARY_URL!.replace(/\/test$/, `/${name}`), format: 'jsonapi' });
+      await seed(direct.database.knex, direct.database.dialect, STANDARD_DATA);
+      await direct.close();
+    });
+
+    after(async () => {
+      for (const t of targets) await t.close();
+      if (env.PG_PRIMARY_URL) {
+        const admin = connect(env.PG_PRIMARY_URL, { pool: { min: 0, max: 1 } });
+        await admin.knex.raw(`drop database if exists ${name} with (force)`).catch(() => undefined);
+        await admin.knex.destroy();
+      }
+      if (startedHere) topology('down');
+    });
+
+    const pooled = (query: string) => env.PG_BOUNCER_URL!.replace(/\/test$/, `/${name}${query}`);
+
+    it('without prepared_statements=false, each failure names the setting to the client and in the log', async () => {
+      const target = await startConformanceTarget({ url: pooled(''), format: 'jsonapi', api: { onUnexpectedError: (e) => unexpected.push(e) } });
+      targets.push(target);
+      const answers = await load(new HttpClient(target.origin, 'application/vnd.api+json'), 15, 20);
+      const failed = answers.filter((a) => a.status !== 200);
+      expect(failed.length, 'the pooler made named statements fail').to.be.above(0);
+      for (const f of failed) {
+        expect(f.status).to.equal(500);
+        expect(JSON.stringify(f.body)).to.include('prepared_statements=false');
+      }
+      expect(unexpected.length).to.equal(failed.length);
+      for (const e of unexpected) expect(String((e as Error).message)).to.include('prepared_statements=false');
+    });
+
+    it('with prepared_statements=false in the URL, the same load is answered in full', async () => {
+      const target = await startConformanceTarget({ url: pooled('?prepared_statements=false'), format: 'jsonapi' });
+      targets.push(target);
+      const answers = await load(new HttpClient(target.origin, 'application/vnd.api+json'), 15, 20);
+      expect(answers.filter((a) => a.status !== 200), JSON.stringify(answers.find((a) => a.status !== 200))).to.deep.equal([]);
+    });
+  });
+}
