@@ -15,6 +15,12 @@ describe('classifyError: lost connections and lock conflicts', () => {
     expect(postgres.classifyError(new Error('something else'))).to.equal(undefined);
   });
 
+  it("PostgreSQL: a pooler's own failures (PgBouncer's protocol_violation) and refused connections are unavailable", () => {
+    for (const code of ['08P01', '08001', '08004', '08006']) {
+      expect(postgres.classifyError(Object.assign(new Error('server conn crashed?'), { code })), code).to.equal('unavailable');
+    }
+  });
+
   it("MySQL: mysql2's fatal errors (a killed or closed connection) are unavailable", () => {
     const closed = Object.assign(new Error("Can't add new command when connection is in closed state"), { fatal: true });
     expect(mysql.classifyError(closed)).to.equal('unavailable');

@@ -62,6 +62,10 @@ const ERRORS: Record<string, ReturnType<Dialect['classifyError']>> = {
   '08000': 'unavailable',
   '08003': 'unavailable',
   '08006': 'unavailable',
+  '08001': 'unavailable',
+  '08004': 'unavailable',
+  // A pooler's own failures (PgBouncer: "server conn crashed?", "query_wait_timeout") come as protocol_violation.
+  '08P01': 'unavailable',
 };
 
 /** Distinct statement texts given a name, per process; past this many, statements run unnamed. */
