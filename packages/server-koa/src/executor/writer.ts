@@ -144,7 +144,8 @@ export class Writer {
 
   /**
    * Takes the resource with key `id` out of relationship `rel` of the resource with `key`, only if it is in it
-   * now: one conditional statement, whose count of changed rows says whether it was (404 when not).
+   * now: the target is looked up by key, then one conditional statement changes the link, and its count of
+   * changed rows says whether the target was related (404 when not).
    */
   private async unlink(trx: Knex, collection: CollectionSchema, key: Key, rel: RelationshipSchema, id: string): Promise<void> {
     const target = this.model(rel);
@@ -161,7 +162,7 @@ export class Writer {
         changed = await trx(collection.model.table).where(collection.model.key, key as Knex.Value).where(join.ownColumn, value).update({ [join.ownColumn]: null });
       }
     } else {
-      const own = (await this.row(trx, collection, key))?.[join.ownColumn] as Knex.Value;
+      const own = await this.ownValue(trx, collection, key, join.ownColumn);
       if (own !== null && own !== undefined) {
         changed =
           join.kind === 'has'
@@ -172,6 +173,12 @@ export class Writer {
       }
     }
     if (!changed) throw notRelated();
+  }
+
+  /** The value a relationship joins on, on the resource with `key`: the key itself (no query) unless it joins on another column. */
+  private async ownValue(trx: Knex, collection: CollectionSchema, key: Key, column: string): Promise<Knex.Value | undefined> {
+    if (column === collection.model.key) return key as Knex.Value;
+    return (await this.row(trx, collection, key))?.[column] as Knex.Value | undefined;
   }
 
   /** Applies one relationship change to the resource with `key`. */
@@ -185,8 +192,7 @@ export class Writer {
       await this.compiler.update(model, [key], { [join.ownColumn]: await this.targetValue(trx, rel, change.target) }, trx);
       return;
     }
-    const ownRow = await this.row(trx, collection, key);
-    const own = ownRow?.[join.ownColumn] as Knex.Value;
+    const own = await this.ownValue(trx, collection, key, join.ownColumn);
     const refs = change.mode === 'set' ? (change.target ? [change.target] : []) : change.targets;
     const mode = change.mode === 'set' ? 'replace' : change.mode;
     const doomed = change.mode === 'remove' ? change.targets.filter((r) => r.kind === 'existing' && r.delete) : [];
