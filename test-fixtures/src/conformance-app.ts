@@ -1,5 +1,5 @@
 import { createApi, type ApiOptions } from '@colapi/server-koa';
-import { connect, type ConnectOptions, type Database } from '@colapi/sql-compiler';
+import { connect, disconnect, type ConnectOptions, type Database } from '@colapi/sql-compiler';
 import type { Registry } from '@colapi/schema';
 import Koa from 'koa';
 import { once } from 'node:events';
@@ -52,7 +52,7 @@ export async function startConformanceTarget(options: ConformanceOptions): Promi
     async close() {
       server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await database.knex.destroy();
+      await disconnect(database);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { runPrimary, workersOption } from '@colapi/server-koa';
-import { connect } from '@colapi/sql-compiler';
+import { connect, replicaUrls, type ReplicaChange } from '@colapi/sql-compiler';
 import cluster from 'node:cluster';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,8 @@ import { quietKnexLog, startupMessage } from './startup-error.js';
 import { createTables } from './tables.js';
 
 /**
- * `pnpm conformance:serve [--workers N]`: DATABASE_URL, PORT and API_FORMAT as conformance/SCHEMA.md says.
+ * `pnpm conformance:serve [--workers N]`: DATABASE_URL, PORT and API_FORMAT as conformance/SCHEMA.md says;
+ * DATABASE_REPLICA_URLS lists read replicas of DATABASE_URL.
  * With N > 1 a node:cluster primary forks N workers sharing the port and prints the listening line once.
  */
 const url = process.env.DATABASE_URL || `sqlite:${join(tmpdir(), 'colapi-conformance.sqlite')}`;
@@ -17,6 +18,12 @@ const url = process.env.DATABASE_URL || `sqlite:${join(tmpdir(), 'colapi-conform
 function logUnexpected(error: unknown): void {
   const cause = error instanceof Error ? `${error.name}: ${error.message}${error.stack ? `\n${error.stack.split('\n').slice(1, 4).join('\n')}` : ''}` : String(error);
   process.stderr.write(`${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg: 'request failed with 500', cause })}\n`);
+}
+
+/** A replica leaving or rejoining the rotation is the operator's business too. */
+function logReplica(change: ReplicaChange): void {
+  const msg = change.serving ? 'replica serves reads again' : 'replica taken out of rotation';
+  process.stderr.write(`${JSON.stringify({ level: change.serving ? 'info' : 'warn', time: new Date().toISOString(), msg, replica: change.replica, reason: change.reason })}\n`);
 }
 
 async function main() {
@@ -35,7 +42,15 @@ async function main() {
     runPrimary({ workers, onListening: () => process.stdout.write(line) });
     return;
   }
-  const target = await startConformanceTarget({ url, port, format, connect: { log: quietKnexLog }, api: { onUnexpectedError: logUnexpected } });
+  // DATABASE_REPLICA_URLS: read replicas of DATABASE_URL (comma-separated) serving reads outside writes.
+  const replicas = replicaUrls(process.env.DATABASE_REPLICA_URLS);
+  const target = await startConformanceTarget({
+    url,
+    port,
+    format,
+    connect: { log: quietKnexLog, replicas, replicaPolicy: { onChange: logReplica } },
+    api: { onUnexpectedError: logUnexpected },
+  });
   if (cluster.isPrimary) process.stdout.write(line);
   let stopping = false;
   const stop = () => {

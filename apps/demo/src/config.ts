@@ -1,4 +1,4 @@
-import { dialectForUrl, redactUrl } from '@colapi/sql-compiler';
+import { dialectForUrl, redactUrl, replicaUrls } from '@colapi/sql-compiler';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,8 @@ import { FORMATS } from './formats.js';
 
 export interface DemoConfig {
   readonly databaseUrl: string;
+  /** Read replicas of the database, serving reads outside writes. */
+  readonly replicaUrls: readonly string[];
   readonly port: number;
   readonly host: string;
   readonly format: string;
@@ -30,6 +32,8 @@ page at / and the OpenAPI document at /api/openapi.json. Empty tables are create
 Options (each also read from the environment variable in capitals):
   --database-url URL  DATABASE_URL  postgres://user@host:5432/db, mysql://user@host:3306/db or sqlite:<file>
                                     (default: sqlite:apps/demo/data/bookshop.sqlite, created on first start)
+  --replica-urls URLS DATABASE_REPLICA_URLS  read replicas of the database, comma-separated: reads outside
+                                    a write go to them (send Colapi-Read-From: primary to read your write)
   --port N            PORT          port to listen on (default 8080; 0 picks a free one)
   --host ADDR         HOST          address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
   --format NAME       API_FORMAT    wire format: ${Object.keys(FORMATS).join(' or ')} (default jsonapi)
@@ -47,6 +51,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): De
       args: [...argv],
       options: {
         'database-url': { type: 'string' },
+        'replica-urls': { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
         format: { type: 'string' },
@@ -67,6 +72,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): De
   const workersText = pick('workers', 'WORKERS') ?? '1';
   const config: DemoConfig = {
     databaseUrl,
+    replicaUrls: replicaUrls(pick('replica-urls', 'DATABASE_REPLICA_URLS')),
     port: Number(portText),
     host: pick('host', 'HOST') ?? '127.0.0.1',
     format,
@@ -87,6 +93,15 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): De
     dialectForUrl(databaseUrl);
   } catch {
     throw new UsageError(`DATABASE_URL must start with postgres://, mysql:// or sqlite:; got "${redactUrl(databaseUrl)}"`);
+  }
+  for (const replica of config.replicaUrls) {
+    let same = false;
+    try {
+      same = dialectForUrl(replica) === dialectForUrl(databaseUrl) && !databaseUrl.startsWith('sqlite:');
+    } catch {
+      // Not a database URL at all: told below like one of another kind.
+    }
+    if (!same) throw new UsageError(`DATABASE_REPLICA_URLS must list replicas of the PostgreSQL or MariaDB/MySQL database at DATABASE_URL; got "${redactUrl(replica)}"`);
   }
   return config;
 }

@@ -1,6 +1,6 @@
 import type { Registry } from '@colapi/schema';
 import { createApi } from '@colapi/server-koa';
-import { connect, redactUrl, type Database } from '@colapi/sql-compiler';
+import { connect, disconnect, redactUrl, type Database } from '@colapi/sql-compiler';
 import Koa from 'koa';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
@@ -17,6 +17,8 @@ import { createTables } from './tables.js';
 
 export interface DemoOptions {
   readonly databaseUrl: string;
+  /** Read replicas of the database: reads outside a write go to them while they are well. */
+  readonly replicaUrls?: readonly string[];
   readonly format?: string;
   /** Default 0: any free port. */
   readonly port?: number;
@@ -45,14 +47,21 @@ export interface Demo {
 /** The database could not be reached or opened at start; its message is one line fit for a user. */
 export class DatabaseUnavailable extends Error {}
 
-async function openDatabase(url: string, timeout: number): Promise<Database> {
+async function openDatabase(url: string, timeout: number, replicas: readonly string[] = [], logger?: Logger): Promise<Database> {
   prepareSqliteFolder(url);
-  const database = connect(url, { acquireConnectionTimeout: timeout });
+  const database = connect(url, {
+    acquireConnectionTimeout: timeout,
+    replicas,
+    replicaPolicy: {
+      onChange: ({ replica, serving, reason }) =>
+        serving ? logger?.info({ replica }, 'replica serves reads again') : logger?.warn({ replica, reason }, 'replica taken out of rotation'),
+    },
+  });
   try {
     await database.knex.raw('select 1');
     return database;
   } catch (error) {
-    await database.knex.destroy().catch(() => undefined);
+    await disconnect(database).catch(() => undefined);
     const reason = (error as Error).message?.split('\n')[0] || String(error);
     throw new DatabaseUnavailable(`cannot reach the database at ${redactUrl(url)}: ${reason}`);
   }
@@ -89,7 +98,7 @@ export function originOf(host: string | undefined, port: number): string {
 export async function startDemo(options: DemoOptions): Promise<Demo> {
   const logger = options.logger ?? pino({ level: 'silent' });
   const format = formatByName(options.format ?? 'jsonapi');
-  const database = await openDatabase(options.databaseUrl, options.connectTimeout ?? 10_000);
+  const database = await openDatabase(options.databaseUrl, options.connectTimeout ?? 10_000, options.replicaUrls, logger);
   let server: Server | undefined;
   try {
     const registry = await demoRegistry();
@@ -132,14 +141,14 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
           await closed;
           clearInterval(sweep);
           clearTimeout(timer);
-          await database.knex.destroy();
+          await disconnect(database);
         })();
         return stopping;
       },
     };
   } catch (error) {
     server?.close();
-    await database.knex.destroy().catch(() => undefined);
+    await disconnect(database).catch(() => undefined);
     throw error;
   }
 }

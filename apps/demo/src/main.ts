@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const banner = (origin: string) =>
     process.stdout.write(
       [
-        `colapi demo: a bookshop in ${config.format} on ${redactUrl(config.databaseUrl)}${config.workers > 1 ? `, ${config.workers} workers` : ''}`,
+        `colapi demo: a bookshop in ${config.format} on ${redactUrl(config.databaseUrl)}${config.replicaUrls.length ? ` (+${config.replicaUrls.length} read replicas)` : ''}${config.workers > 1 ? `, ${config.workers} workers` : ''}`,
         `  Browse   ${origin}/`,
         `  API      ${origin}/api/books`,
         `  OpenAPI  ${origin}/api/openapi.json`,
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     runPrimary({ workers: config.workers, onListening: ({ port }) => banner(originOf(config.host, port)) });
     return;
   }
-  const demo = await startDemo({ databaseUrl: config.databaseUrl, format: config.format, port: config.port, host: config.host, logger });
+  const demo = await startDemo({ databaseUrl: config.databaseUrl, replicaUrls: config.replicaUrls, format: config.format, port: config.port, host: config.host, logger });
   if (cluster.isPrimary) banner(demo.origin);
   stopOnSignals(demo, logger);
 }

@@ -18,6 +18,7 @@ import { classifiedError, isPoolTimeout, poolBusy } from './database-errors.js';
 import { Executor } from './executor/executor.js';
 import { hooksFor, runOperation } from './hooks.js';
 import { jsonpCallback, wrapJsonp } from './jsonp.js';
+import { readsFromPrimary } from './read-from.js';
 import { requestOrigin, requestUrl } from './request-origin.js';
 import { ROUTES } from './routes.js';
 import { StageTimer } from './stage-timer.js';
@@ -33,7 +34,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
   const prefix = options.prefix ?? '/api';
   const maxUrlLength = options.maxUrlLength ?? 8192;
   const compiler = new SqlCompiler(database.knex, database.dialect, registry);
-  const executor = new Executor(compiler, registry);
+  const executor = new Executor(compiler, registry, database.replicas);
   const decodeContext: DecodeContext = {
     registry,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
@@ -102,6 +103,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
       (db) => runOperation(options.hooks, decoded, { ...context, db }, (op) => executor.run(op, db)),
       // Hooks run inside the write's transaction, so a hooked write always has one.
       hooksFor(options.hooks, decoded).length > 0,
+      readsFromPrimary(request),
     );
     timer?.lap('query');
     const response = format.encode(request, operation, result, decodeContext);

@@ -6,3 +6,4 @@ export { wrapJsonp } from './jsonp.js';
 export type { CollectionHooks, HookContext, HookTable, OperationHooks } from './hooks.js';
 export { ApiError } from '@colapi/query-ast';
 export { databaseError } from './database-errors.js';
+export { READ_FROM_HEADER } from './read-from.js';

@@ -2,10 +2,15 @@ import knexFactory, { type Knex } from 'knex';
 import type { Dialect } from './dialect.js';
 import { databaseUrlOptions } from './database-url-options.js';
 import { dialectForUrl } from './dialects/index.js';
+import { redactUrl } from './redact-url.js';
+import { ReplicaSet, type ReplicaPolicy } from './replica-set.js';
 
 export interface Database {
+  /** The primary's pool: every write, and every read a write makes, runs here. */
   readonly knex: Knex;
   readonly dialect: Dialect;
+  /** Read replicas that may serve reads outside a write; none when absent. */
+  readonly replicas?: ReplicaSet;
 }
 
 /** knex settings to override, plus the options every dialect understands. */
@@ -27,10 +32,35 @@ export interface ConnectOptions extends Partial<Knex.Config> {
    * out of the URL. Default true: PostgreSQL names the statements it plans once per connection.
    */
   readonly preparedStatements?: boolean;
+  /**
+   * URLs of read replicas of this database (PostgreSQL streaming replicas, MariaDB/MySQL replicas): reads
+   * that belong to no write go to one of them, in turn, while it is reachable and within `replicaPolicy`'s
+   * lag bound. Each gets a pool of its own with the same settings (a URL may carry its own
+   * `prepared_statements`). Not for SQLite.
+   */
+  readonly replicas?: readonly string[];
+  readonly replicaPolicy?: ReplicaPolicy;
 }
 
 /** Opens a knex pool for a database URL (postgres://, mysql://, sqlite:) with its dialect's settings. */
 export function connect(databaseUrl: string, options: ConnectOptions = {}): Database {
+  const { replicas = [], replicaPolicy, ...single } = options;
+  const primary = connectOne(databaseUrl, single);
+  if (replicas.length === 0) return primary;
+  const pools = replicas.map((url) => {
+    const replica = connectOne(url, single);
+    if (replica.dialect !== primary.dialect) throw new Error(`the replica ${redactUrl(url)} is not a ${primary.dialect.name} database`);
+    return { url, knex: replica.knex };
+  });
+  return { ...primary, replicas: new ReplicaSet(primary.dialect, pools, replicaPolicy) };
+}
+
+/** Closes the primary's pool and every replica's. */
+export async function disconnect(database: Database): Promise<void> {
+  await Promise.all([database.knex.destroy(), database.replicas?.destroy()]);
+}
+
+function connectOne(databaseUrl: string, options: Omit<ConnectOptions, 'replicas' | 'replicaPolicy'>): Database {
   const { statementTimeout, preparedStatements: asked, ...overrides } = options;
   if (statementTimeout !== undefined && !(Number.isInteger(statementTimeout) && statementTimeout > 0)) {
     throw new Error(`statementTimeout must be a positive whole number of milliseconds, not ${statementTimeout}`);

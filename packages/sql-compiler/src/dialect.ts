@@ -111,6 +111,11 @@ export interface Dialect {
   /** A planner estimate of the rows of a table, for `total: 'estimated'`. */
   estimateRows?(knex: Knex, table: string): Promise<number | undefined>;
   /**
+   * How far a read replica is behind its primary, in milliseconds (0 for a server that replicates from no
+   * one). Undefined where the database cannot serve reads from replicas; `connect()` then refuses `replicas`.
+   */
+  replicaLag?(knex: Knex): Promise<number>;
+  /**
    * Runs one compiled statement (`sql` with the driver's own placeholders) on a connection as knex's pool
    * hands it out: the rows it returned (none for a statement that returns none), and for an insert the key
    * the database generated, where the driver tells it. See `runStatement`: statements outside a transaction

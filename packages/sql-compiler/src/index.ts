@@ -1,7 +1,9 @@
 export type { DatabaseErrorKind, Dialect, DialectOptions, ErrorPlace, Executed, LikeMode } from './dialect.js';
 export { ValueOutOfRange } from './value-out-of-range.js';
 export { dialectForUrl, dialects, mysql, postgres, sqlite } from './dialects/index.js';
-export { connect, type ConnectOptions, type Database } from './connect.js';
+export { connect, disconnect, type ConnectOptions, type Database } from './connect.js';
+export { replicaUrls } from './replica-urls.js';
+export { ReplicaSet, type ReplicaChange, type ReplicaPolicy, type ReplicaState } from './replica-set.js';
 export { databaseUrlOptions, type DatabaseUrlOptions } from './database-url-options.js';
 export { redactUrl } from './redact-url.js';
 export { SqlCompiler } from './sql-compiler.js';

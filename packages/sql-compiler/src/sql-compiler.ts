@@ -34,13 +34,13 @@ export class SqlCompiler {
    */
   async run(query: Knex.QueryBuilder, db: Knex = this.knex): Promise<Row[]> {
     if (db.isTransaction) return (await query) as Row[];
-    return (await this.runBuilt(query, 'select')).rows;
+    return (await this.runBuilt(query, 'select', db)).rows;
   }
 
-  /** A builder's statement, compiled now, through `runStatement` on the pool. */
-  private runBuilt(query: Knex.QueryBuilder, method: string): Promise<Executed> {
+  /** A builder's statement, compiled now, through `runStatement` on a pool (a replica's, for a read). */
+  private runBuilt(query: Knex.QueryBuilder, method: string, pool: Knex = this.knex): Promise<Executed> {
     const { sql, bindings } = query.toSQL().toNative();
-    return runStatement(this.knex, this.dialect, { sql, bindings, method });
+    return runStatement(pool, this.dialect, { sql, bindings, method });
   }
 
   /** `links`: relationships whose linkage the rows carry (`canLink`, `linkage`). */
@@ -119,7 +119,7 @@ export class SqlCompiler {
    */
   async evaluate(model: ModelSchema, functions: readonly FunctionCall[], filter: Filter | undefined, db: Knex = this.knex): Promise<Row> {
     if (filter || db.isTransaction) return (await this.run(this.aggregate(model, functions, filter, db), db))[0]!;
-    const { rows } = await runStatement(this.knex, this.dialect, compileAggregateStatement(this.context(), model, functions));
+    const { rows } = await runStatement(db, this.dialect, compileAggregateStatement(this.context(), model, functions));
     return rows[0]!;
   }
 

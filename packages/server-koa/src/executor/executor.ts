@@ -1,7 +1,8 @@
 import type { CollectionSchema, Registry, RelationshipSchema } from '@colapi/schema';
 import { ApiError, emptyReadQuery, type Operation, type OperationResult, type RelatedScope } from '@colapi/query-ast';
-import type { Row, ScopeSql, SqlCompiler } from '@colapi/sql-compiler';
+import type { ReplicaSet, Row, ScopeSql, SqlCompiler } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
+import { isPoolTimeout } from '../database-errors.js';
 import { keyValue } from './keys.js';
 import { ResourceGraph } from './resource-graph.js';
 import { inTransaction } from './transaction.js';
@@ -19,6 +20,8 @@ export class Executor {
   constructor(
     readonly compiler: SqlCompiler,
     readonly registry: Registry,
+    /** Read replicas for reads outside a write; without them every statement runs on the primary. */
+    readonly replicas?: ReplicaSet,
   ) {
     this.graph = new ResourceGraph(compiler, registry);
     this.writer = new Writer(compiler, registry);
@@ -62,9 +65,33 @@ export class Executor {
    * Runs `work` inside the one transaction of a write request (on the pool for a read), so that what runs
    * around the operation — its hooks — commits or rolls back with it: an after hook that throws undoes the write.
    */
-  inTransactionOf<T>(operation: Operation, work: (db: Knex) => Promise<T>, hooked = true): Promise<T> {
-    const needed = WRITES.has(operation.kind) && (hooked || !this.singleStatement(operation));
+  inTransactionOf<T>(operation: Operation, work: (db: Knex) => Promise<T>, hooked = true, fromPrimary = false): Promise<T> {
+    if (!WRITES.has(operation.kind)) return this.read(work, fromPrimary);
+    const needed = hooked || !this.singleStatement(operation);
     return needed ? inTransaction(this.knex, this.compiler.dialect, work) : work(this.knex);
+  }
+
+  /**
+   * A read outside any write, on a replica when one serves (unless `fromPrimary`). When the replica fails it
+   * in a way the primary would not (its connection is lost, it is shutting down, replay cancelled the
+   * statement), it leaves the rotation and the read runs again on the primary: a read changes nothing, so
+   * running it twice is safe, and the client gets its answer instead of a 5xx.
+   */
+  private async read<T>(work: (db: Knex) => Promise<T>, fromPrimary: boolean): Promise<T> {
+    const replica = fromPrimary ? undefined : this.replicas?.pick();
+    if (!replica) return work(this.knex);
+    try {
+      return await work(replica);
+    } catch (error) {
+      if (!this.replicaFault(error)) throw error;
+      this.replicas!.failed(replica, error);
+      return work(this.knex);
+    }
+  }
+
+  private replicaFault(error: unknown): boolean {
+    const kind = this.compiler.dialect.classifyError(error);
+    return kind === 'unavailable' || kind === 'serialization' || isPoolTimeout(error);
   }
 
   /**

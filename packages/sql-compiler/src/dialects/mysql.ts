@@ -206,4 +206,14 @@ export const mysql: Dialect = {
     const n = Number((rows as { n?: unknown }[] | undefined)?.[0]?.n);
     return Number.isFinite(n) && n >= 0 ? n : undefined;
   },
+  async replicaLag(knex) {
+    // SHOW REPLICA STATUS: MariaDB 10.5.1+ and MySQL 8.0.22+. No row: the server replicates from no one.
+    const [rows] = await knex.raw('show replica status');
+    const status = (rows as Record<string, unknown>[])[0];
+    if (!status) return 0;
+    const seconds = status.Seconds_Behind_Master ?? status.Seconds_Behind_Source;
+    // NULL: the replication threads are stopped, so how far behind it is cannot be told.
+    if (seconds === null || seconds === undefined) throw new Error('replication is stopped on this replica (Seconds_Behind_Master is NULL)');
+    return Number(seconds) * 1000;
+  },
 };

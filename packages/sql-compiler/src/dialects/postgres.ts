@@ -230,4 +230,13 @@ export const postgres: Dialect = {
     const n = Number(r.rows?.[0]?.n);
     return Number.isFinite(n) && n >= 0 ? n : undefined;
   },
+  async replicaLag(knex) {
+    // A standby that has replayed all it received is current, however long ago the primary last wrote; only
+    // while WAL waits to be replayed does the age of the last replayed transaction tell the lag.
+    const r = await knex.raw(`select case
+        when not pg_is_in_recovery() or pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() then 0
+        else coalesce(extract(epoch from now() - pg_last_xact_replay_timestamp()) * 1000, 0)
+      end as lag`);
+    return Math.max(0, Number(r.rows[0].lag));
+  },
 };
