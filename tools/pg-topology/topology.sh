@@ -2,9 +2,10 @@
 # A production-shaped PostgreSQL on this machine, for the topology tests and the bench:
 #   a PostgreSQL 15 primary, one hot-standby replica streaming from it (made with pg_basebackup),
 #   and Debian's PgBouncer in transaction mode in front of the primary.
-# Usage: topology.sh up | down | status | env
+# Usage: topology.sh up | down | status | env | stop-replica | start-replica
 #   up      creates and starts all three (idempotent: a running topology is left as it is)
 #   down    stops all three and removes their files
+#   stop-replica / start-replica   stops the replica at once (as a crash would) / starts it again
 #   status  exit 0 when all three answer
 #   env     prints the URLs, as shell assignments
 # The clusters run as the postgres user (initdb refuses root), on their own ports, in $PG_TOPOLOGY_DIR.
@@ -34,6 +35,8 @@ wal_level = replica
 max_wal_senders = 5
 hot_standby = on
 hot_standby_feedback = on
+# The replica tests count the statements each server ran.
+shared_preload_libraries = 'pg_stat_statements'
 # Test clusters: durability buys nothing here, speed does.
 fsync = off
 synchronous_commit = off
@@ -117,6 +120,8 @@ case "${1:-}" in
     up_bouncer
     ;;
   down) down ;;
+  stop-replica) "${AS_PG[@]}" "$BIN/pg_ctl" -D "$DIR/replica" -m immediate -w stop >/dev/null ;;
+  start-replica) "${AS_PG[@]}" "$BIN/pg_ctl" -D "$DIR/replica" -l "$DIR/replica.log" -w start >/dev/null ;;
   status) answers "$PRIMARY_PORT" && answers "$REPLICA_PORT" && answers "$BOUNCER_PORT" ;;
   env)
     echo "PG_PRIMARY_URL=$(primary_url)"
@@ -125,7 +130,7 @@ case "${1:-}" in
     echo "PG_TOPOLOGY_DIR=$DIR"
     ;;
   *)
-    echo "usage: $0 up | down | status | env" >&2
+    echo "usage: $0 up | down | status | env | stop-replica | start-replica" >&2
     exit 2
     ;;
 esac
