@@ -22,7 +22,7 @@ function logUnexpected(error: unknown): void {
 
 /** A replica leaving or rejoining the rotation is the operator's business too. */
 function logReplica(change: ReplicaChange): void {
-  const msg = change.serving ? 'replica serves reads again' : 'replica taken out of rotation';
+  const msg = change.serving ? 'replica serves reads' : 'replica taken out of rotation';
   process.stderr.write(`${JSON.stringify({ level: change.serving ? 'info' : 'warn', time: new Date().toISOString(), msg, replica: change.replica, reason: change.reason })}\n`);
 }
 

@@ -54,7 +54,7 @@ async function openDatabase(url: string, timeout: number, replicas: readonly str
     replicas,
     replicaPolicy: {
       onChange: ({ replica, serving, reason }) =>
-        serving ? logger?.info({ replica }, 'replica serves reads again') : logger?.warn({ replica, reason }, 'replica taken out of rotation'),
+        serving ? logger?.info({ replica }, 'replica serves reads') : logger?.warn({ replica, reason }, 'replica taken out of rotation'),
     },
   });
   try {
