@@ -1,0 +1,105 @@
+import { expect } from 'chai';
+import { checkContentType, chooseResponseType, JSONAPI_MEDIA_TYPE, jsonApiFormat } from '../src/index.js';
+import { apiError, expectError, request } from './fixtures.js';
+
+const format = jsonApiFormat();
+
+const get = (accept: string | undefined, target = '/api/person') => request('GET', target, accept === undefined ? {} : { headers: { accept } });
+const post = (headers: Record<string, string>) => request('POST', '/api/person', { headers, body: { data: { type: 'person' } } });
+
+const NOT_ACCEPTABLE_PARAMETERS = 'every application/vnd.api+json in Accept carries media type parameters, which JSON:API 1.0 does not allow';
+const NOT_ACCEPTABLE = 'Accept must allow application/vnd.api+json';
+
+describe('Format A negotiation', () => {
+  it('names its media type', () => {
+    expect(JSONAPI_MEDIA_TYPE).to.equal('application/vnd.api+json');
+    expect(format.name).to.equal('jsonapi');
+    expect(format.mediaType).to.equal(JSONAPI_MEDIA_TYPE);
+    expect(format.bodyTypes).to.deep.equal([JSONAPI_MEDIA_TYPE]);
+  });
+
+  describe('Accept', () => {
+    const ACCEPTED = [
+      undefined,
+      '',
+      'application/vnd.api+json',
+      'APPLICATION/VND.API+JSON',
+      'application/vnd.api+json;q=0.5',
+      'text/html, application/vnd.api+json',
+      'application/vnd.api+json; ext="https://a.example/x"; q=0.9, application/vnd.api+json',
+      '*/*',
+      'application/*',
+      'text/html, */*;q=0.1',
+    ];
+    for (const accept of ACCEPTED) {
+      it(`answers JSON:API to ${JSON.stringify(accept)}`, () => {
+        expect(() => format.negotiate(get(accept))).not.to.throw();
+        expect(chooseResponseType(get(accept), false)).to.equal(JSONAPI_MEDIA_TYPE);
+      });
+    }
+
+    const REFUSED: [string, string][] = [
+      ['application/vnd.api+json; ext="https://a.example/x,https://b.example/y"', NOT_ACCEPTABLE_PARAMETERS],
+      ['application/vnd.api+json;charset=utf-8', NOT_ACCEPTABLE_PARAMETERS],
+      // The parameters make JSON:API unacceptable even where a wildcard would allow another type.
+      ['application/vnd.api+json;profile=x, */*', NOT_ACCEPTABLE_PARAMETERS],
+      ['text/html', NOT_ACCEPTABLE],
+      ['text/*', NOT_ACCEPTABLE],
+      ['application/json', NOT_ACCEPTABLE],
+      ['application/vnd.api+json;q=0', NOT_ACCEPTABLE],
+    ];
+    for (const [accept, detail] of REFUSED) {
+      it(`answers 406 to ${JSON.stringify(accept)}`, () => {
+        expectError(() => format.negotiate(get(accept)), { status: 406, title: 'Not Acceptable', detail });
+      });
+    }
+
+    it('answers plain JSON to function evaluation when asked for it, as the specification\'s samples do', () => {
+      expect(() => format.negotiate(get('application/json', '/api/eval/person'))).not.to.throw();
+      expect(chooseResponseType(get('application/json'), true)).to.equal('application/json');
+      // JSON:API first when the client takes either.
+      expect(chooseResponseType(get('application/json, application/vnd.api+json'), true)).to.equal(JSONAPI_MEDIA_TYPE);
+      expect(chooseResponseType(get(undefined), true)).to.equal(JSONAPI_MEDIA_TYPE);
+      expectError(() => format.negotiate(get('text/html', '/api/eval/person')), { status: 406, detail: NOT_ACCEPTABLE });
+    });
+  });
+
+  describe('Content-Type', () => {
+    it('takes a body sent as application/vnd.api+json, in any case', () => {
+      expect(() => format.negotiate(post({ 'content-type': 'application/vnd.api+json' }))).not.to.throw();
+      expect(() => checkContentType(post({ 'content-type': 'Application/Vnd.Api+JSON' }))).not.to.throw();
+    });
+
+    it('does not look at it without a body', () => {
+      expect(() => format.negotiate(request('DELETE', '/api/person/1', { headers: { 'content-type': 'text/plain' } }))).not.to.throw();
+      expect(() => format.negotiate(request('DELETE', '/api/person/1'))).not.to.throw();
+    });
+
+    const REFUSED: [Record<string, string>, string][] = [
+      [{}, 'a request body must have Content-Type application/vnd.api+json'],
+      [{ 'content-type': 'application/json' }, 'Content-Type must be application/vnd.api+json, not application/json'],
+      [{ 'content-type': 'application/vnd.api+json; charset=utf-8' }, 'Content-Type application/vnd.api+json must not carry media type parameters'],
+      [{ 'content-type': 'application/vnd.api+json;ext="https://a.example/x"' }, 'Content-Type application/vnd.api+json must not carry media type parameters'],
+    ];
+    for (const [headers, detail] of REFUSED) {
+      it(`answers 415 to a body with ${JSON.stringify(headers)}`, () => {
+        expectError(() => format.negotiate(post(headers)), { status: 415, title: 'Unsupported Media Type', detail });
+      });
+    }
+
+    it('checks Accept first: 406 wins over 415', () => {
+      expect(apiError(() => format.negotiate(post({ accept: 'text/html', 'content-type': 'text/plain' }))).status).to.equal(406);
+    });
+  });
+
+  describe('methods', () => {
+    it('answers per kind of path', () => {
+      expect(format.methodsFor('collection')).to.deep.equal(['GET', 'POST']);
+      expect(format.methodsFor('resource')).to.deep.equal(['GET', 'PATCH', 'DELETE']);
+      expect(format.methodsFor('related')).to.deep.equal(['GET']);
+      expect(format.methodsFor('related-item')).to.deep.equal(['GET']);
+      expect(format.methodsFor('relationship')).to.deep.equal(['GET', 'PATCH', 'POST', 'DELETE']);
+      expect(format.methodsFor('evaluate')).to.deep.equal(['GET']);
+    });
+  });
+});

@@ -1,0 +1,121 @@
+import { expect } from 'chai';
+import { attributeNames, resourceObject } from '../src/index.js';
+import { BASE, collection, node, registry } from './fixtures.js';
+
+const ALL = { fields: {} };
+
+describe('Format A resource objects', () => {
+  describe('attributeNames', () => {
+    it('lists the exposed columns but the key, then the additional attributes', () => {
+      expect(attributeNames(collection('person'))).to.deep.equal(['name', 'age', 'born', 'initial']);
+    });
+
+    it('leaves out belongs-to foreign keys, which are relationships', () => {
+      expect(attributeNames(collection('article'))).to.deep.equal(['title', 'published']);
+      expect(attributeNames(collection('comment'))).to.deep.equal(['body']);
+    });
+
+    it('keeps to what the collection exposes', () => {
+      expect(attributeNames(collection('person_names'))).to.deep.equal(['name']);
+      expect(attributeNames(collection('tag'))).to.deep.equal(['color']);
+    });
+  });
+
+  describe('resourceObject', () => {
+    it('has type, id, attributes, relationships with links and linkage, and links.self', () => {
+      const ann = node('person', '1', { id: 1, name: 'Ann', age: 30, born: '1990-01-02', initial: 'A' }, { articles: ['10', '11'] });
+      expect(resourceObject(ann, BASE, registry, ALL)).to.deep.equal({
+        type: 'person',
+        id: '1',
+        attributes: { name: 'Ann', age: 30, born: '1990-01-02', initial: 'A' },
+        relationships: {
+          articles: {
+            data: [
+              { type: 'article', id: '10' },
+              { type: 'article', id: '11' },
+            ],
+            links: { self: 'http://example.com/api/person/1/relationships/articles', related: 'http://example.com/api/person/1/articles' },
+          },
+        },
+        links: { self: 'http://example.com/api/person/1' },
+      });
+    });
+
+    it('shows a missing value as null and a relationship without loaded linkage by its links only', () => {
+      const bob = node('person', '2', { id: 2, name: 'Bob' });
+      expect(resourceObject(bob, BASE, registry, ALL)).to.deep.equal({
+        type: 'person',
+        id: '2',
+        attributes: { name: 'Bob', age: null, born: null, initial: null },
+        relationships: {
+          articles: { links: { self: 'http://example.com/api/person/2/relationships/articles', related: 'http://example.com/api/person/2/articles' } },
+        },
+        links: { self: 'http://example.com/api/person/2' },
+      });
+    });
+
+    it('never shows the key or a foreign key as an attribute; to-one linkage is an identifier or null', () => {
+      const a = node('article', '10', { id: 10, title: 'T', author_id: 1, published: null }, { author: '1', comments: [], tags: null });
+      const object = resourceObject(a, BASE, registry, ALL);
+      expect(object.attributes).to.deep.equal({ title: 'T', published: null });
+      expect(object.relationships?.author?.data).to.deep.equal({ type: 'person', id: '1' });
+      expect(object.relationships?.comments?.data).to.deep.equal([]);
+      expect(object.relationships?.tags?.data).to.equal(null);
+      expect(Object.keys(object.relationships ?? {})).to.deep.equal(['author', 'comments', 'tags']);
+    });
+
+    it('obeys the sparse fieldset of its type', () => {
+      const ann = node('person', '1', { id: 1, name: 'Ann', age: 30 }, { articles: ['10'] });
+      expect(resourceObject(ann, BASE, registry, { fields: { person: ['age'] } })).to.deep.equal({
+        type: 'person',
+        id: '1',
+        attributes: { age: 30 },
+        links: { self: 'http://example.com/api/person/1' },
+      });
+      expect(resourceObject(ann, BASE, registry, { fields: { person: ['articles'] } })).to.deep.equal({
+        type: 'person',
+        id: '1',
+        relationships: {
+          articles: {
+            data: [{ type: 'article', id: '10' }],
+            links: { self: 'http://example.com/api/person/1/relationships/articles', related: 'http://example.com/api/person/1/articles' },
+          },
+        },
+        links: { self: 'http://example.com/api/person/1' },
+      });
+      // Another type's fieldset does not apply.
+      expect(resourceObject(ann, BASE, registry, { fields: { article: [] } }).attributes).to.deep.equal({ name: 'Ann', age: 30, born: null, initial: null });
+    });
+
+    it('keeps id and type when the fieldset is empty', () => {
+      const ann = node('person', '1', { id: 1, name: 'Ann' });
+      expect(resourceObject(ann, BASE, registry, { fields: { person: [] } })).to.deep.equal({
+        type: 'person',
+        id: '1',
+        links: { self: 'http://example.com/api/person/1' },
+      });
+    });
+
+    it('has neither attributes nor relationships where the collection exposes none', () => {
+      const go = node('tag', 'go', { name: 'go', color: 'blue' });
+      expect(resourceObject(go, BASE, registry, { fields: { tag: [] } })).to.deep.equal({ type: 'tag', id: 'go', links: { self: 'http://example.com/api/tag/go' } });
+      const names = node('person_names', '1', { id: 1, name: 'Ann', age: 30 });
+      expect(resourceObject(names, BASE, registry, ALL)).to.deep.equal({
+        type: 'person_names',
+        id: '1',
+        attributes: { name: 'Ann' },
+        links: { self: 'http://example.com/api/person_names/1' },
+      });
+    });
+
+    it('percent-encodes the id in its links', () => {
+      const odd = node('tag', 'a/b?c', { name: 'a/b?c', color: null });
+      expect(resourceObject(odd, BASE, registry, ALL)).to.deep.equal({
+        type: 'tag',
+        id: 'a/b?c',
+        attributes: { color: null },
+        links: { self: 'http://example.com/api/tag/a%2Fb%3Fc' },
+      });
+    });
+  });
+});
