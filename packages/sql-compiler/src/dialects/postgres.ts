@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
 import type { Dialect } from '../dialect.js';
 import { decodeCommon } from './decode-common.js';
+import { scopeStatementTimeout } from './postgres-scoped-timeout.js';
 
 const OID = { int8: 20, numeric: 1700, date: 1082, time: 1083, timestamp: 1114, timestamptz: 1184, interval: 1186 };
 const asText = (s: string) => s;
@@ -115,9 +116,12 @@ export const postgres: Dialect = {
   schemes: ['postgres:', 'postgresql:'],
   returning: true,
   knexConfig(url, options = {}) {
-    // statement_timeout is a startup parameter of every connection: the server cancels a longer statement
-    // itself (57014), and the connection stays usable.
-    const timeout = options.statementTimeout === undefined ? {} : { statement_timeout: options.statementTimeout };
+    // The server cancels a statement past statement_timeout itself (57014), and the connection stays usable.
+    // Directly it is a startup parameter of every connection; behind a pooler (prepared statements off) it is
+    // set per transaction instead, see postgres-scoped-timeout.ts.
+    const ms = options.statementTimeout;
+    const scoped = ms !== undefined && options.preparedStatements === false;
+    const timeout = ms === undefined ? {} : scoped ? { pipeline: true } : { statement_timeout: ms };
     return {
       client: 'pg',
       connection: { connectionString: url, types: typeParsers(), ...timeout } as never,
@@ -126,6 +130,7 @@ export const postgres: Dialect = {
         max: 10,
         afterCreate(conn: PgConnection, done: (err: unknown, conn: unknown) => void) {
           if (options.preparedStatements !== false) nameStatements(conn);
+          if (scoped) scopeStatementTimeout(conn, ms);
           done(null, conn);
         },
       },
