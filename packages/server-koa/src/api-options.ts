@@ -26,6 +26,13 @@ export interface ApiOptions {
   readonly onResponse?: ResponseHook;
   /** Adds a `Server-Timing` header with the parse, query and encode time of each request. */
   readonly serverTiming?: boolean;
+  /**
+   * Milliseconds a write may spend retrying its transaction after a deadlock or a serialization failure,
+   * counted from its first attempt; default 5000, 0 for no retry. Each retry waits a random, growing pause
+   * (up to 0.5 s) and starts only if that pause ends within the budget; then the request answers 503. An
+   * attempt under way is not cut short: `statementTimeout` (connect()) bounds each of its statements.
+   */
+  readonly transactionRetryBudget?: number;
   /** Told of every unexpected error (a 500), for logging; the client sees no details. */
   readonly onUnexpectedError?: (error: unknown) => void;
   /**

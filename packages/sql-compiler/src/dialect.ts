@@ -122,6 +122,12 @@ export interface Dialect {
    * take this shorter way.
    */
   execute(connection: unknown, sql: string, bindings: readonly unknown[]): Promise<Executed>;
+  /**
+   * The settings of a transaction the server opens for a write, where the database's default isolation takes
+   * locks the writer does not need (InnoDB's gap locks under REPEATABLE READ); undefined keeps the default. The
+   * writer relies on constraints and conditional statements, never on a snapshot, so READ COMMITTED is enough.
+   */
+  writeTransaction?(): Knex.TransactionConfig;
   /** True when INSERT … RETURNING gives back the new key. */
   readonly returning: boolean;
 }
