@@ -1,5 +1,6 @@
 import { startConformanceTarget, type ConformanceTarget } from '@colapi/test-fixtures';
 import { HttpClient, seed, STANDARD_DATA, testedKinds } from '@colapi/test-fixtures/testing';
+import type { HookContext } from '@colapi/server-koa';
 import { connect } from '@colapi/sql-compiler';
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
@@ -39,6 +40,28 @@ async function load(http: HttpClient, waves: number, width: number): Promise<{ s
     for (const res of await Promise.all(wave)) answers.push({ status: res.status, body: res.body });
   }
   return answers;
+}
+
+/**
+ * statement_timeout as the server connections behind the pooler have it: `n` clients hold a transaction open
+ * at once, so that the pooler lends each a server connection of its own (up to its pool size, 20 here).
+ * The clients set nothing themselves: no statement timeout, no named statements.
+ */
+async function serverTimeouts(url: string, n: number): Promise<string[]> {
+  const plain = connect(url, { pool: { min: 0, max: n } });
+  try {
+    const transactions = await Promise.all(Array.from({ length: n }, () => plain.knex.transaction()));
+    const shown = await Promise.all(transactions.map(async (trx) => String((await trx.raw('show statement_timeout')).rows[0].statement_timeout)));
+    await Promise.all(transactions.map((trx) => trx.commit()));
+    return shown;
+  } finally {
+    await plain.knex.destroy();
+  }
+}
+
+/** A statement of three seconds when the request says so (x-test-slow), run by a hook, inside the request's transaction. */
+async function slowWhenAsked(_op: unknown, context: HookContext): Promise<void> {
+  if (context.request.headers['x-test-slow'] === 'yes') await context.db!.raw('select pg_sleep(3)');
 }
 
 if (testedKinds().includes('postgres')) {
@@ -102,6 +125,41 @@ if (testedKinds().includes('postgres')) {
       targets.push(target);
       const answers = await load(new HttpClient(target.origin, 'application/vnd.api+json'), 15, 20);
       expect(answers.filter((a) => a.status !== 200), JSON.stringify(answers.find((a) => a.status !== 200))).to.deep.equal([]);
+    });
+
+    // PgBouncer refuses statement_timeout as a startup parameter; with prepared_statements=false it is set per
+    // transaction (SET LOCAL), so it cancels slow statements and is gone when the pooler lends the server
+    // connection to the next client.
+    it('with a statement timeout: slow statements are cancelled, in a transaction or on their own, and no server connection keeps the setting', async () => {
+      const target = await startConformanceTarget({
+        url: pooled('?prepared_statements=false'),
+        format: 'jsonapi',
+        connect: { statementTimeout: 300 },
+        api: { hooks: { person: { list: { before: slowWhenAsked } } } },
+      });
+      targets.push(target);
+      const http = new HttpClient(target.origin, 'application/vnd.api+json');
+      const slow = await Promise.all(Array.from({ length: 12 }, () => http.get('/api/person', { headers: { 'x-test-slow': 'yes' } })));
+      expect(slow.map((r) => r.status)).to.deep.equal(Array(12).fill(503));
+      const answers = await load(http, 10, 20);
+      expect(answers.filter((a) => a.status !== 200), JSON.stringify(answers.find((a) => a.status !== 200))).to.deep.equal([]);
+      // A statement outside any transaction (its own BEGIN; SET LOCAL …; COMMIT) and one inside a transaction.
+      const cancelled = (p: Promise<unknown>) => p.then(() => 'completed', (e: { code?: string }) => e.code);
+      expect(await cancelled(target.database.knex.raw('select pg_sleep(3)'))).to.equal('57014');
+      expect(await cancelled(target.database.knex.transaction((trx) => trx.raw('select pg_sleep(3)')))).to.equal('57014');
+      expect((await target.database.knex.raw('select pg_sleep(0.05), 1 as one')).rows[0].one).to.equal(1);
+      expect(await serverTimeouts(pooled('?prepared_statements=false'), 20)).to.deep.equal(Array(20).fill('0'));
+    });
+
+    // The check above would see a leak: a session-level SET through the pooler stays on its server connection.
+    it('(control) a session-level SET through the pooler is seen by the next clients', async () => {
+      const setter = connect(pooled('?prepared_statements=false'), { pool: { min: 0, max: 1 } });
+      try {
+        await setter.knex.raw('set statement_timeout = 4321');
+      } finally {
+        await setter.knex.destroy();
+      }
+      expect(await serverTimeouts(pooled('?prepared_statements=false'), 20)).to.include('4321ms');
     });
   });
 }
