@@ -4,7 +4,7 @@ import { jsonApiFormat } from '@colapi/format-jsonapi';
 import type { BuildContext, FormatDescription, OpenApiObject } from './build-context.js';
 import { filterSchema, functionSchema } from './filter-schema.js';
 import * as s from './jsonapi-schemas.js';
-import { callbackParameter, jsonQuery, jsonResponse, noContent, pathParameters, query } from './parameters.js';
+import { callbackParameter, jsonQuery, jsonResponse, noContent, pathParameters, query, readFromParameter } from './parameters.js';
 import type { RouteEntry } from './routes.js';
 
 const callback = callbackParameter('The argument is the JSON:API document itself, with the real status added as meta.status.');
@@ -88,7 +88,7 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): Op
     operationId: `${c.name}.${id}`,
     summary,
     tags: [c.name],
-    parameters: [...pathParameters(route), ...parameters],
+    parameters: [...pathParameters(route), ...(method === 'GET' ? [readFromParameter] : []), ...parameters],
     ...extra,
     responses: { ...responses, ...errors(ctx) },
   });

@@ -3,7 +3,7 @@ import { AGGREGATE_FUNCTIONS, LEGACY_OPERATOR_SPELLINGS, type OperatorSet, type 
 import type { BuildContext, FormatDescription, OpenApiObject } from './build-context.js';
 import { filterSchema, functionSchema } from './filter-schema.js';
 import * as s from './legacy-schemas.js';
-import { callbackParameter, jsonQuery, jsonResponse, noContent, pathParameters, query } from './parameters.js';
+import { callbackParameter, jsonQuery, jsonResponse, noContent, pathParameters, query, readFromParameter } from './parameters.js';
 import type { RouteEntry } from './routes.js';
 
 const callback = callbackParameter('The argument is {meta, data}: meta holds status and each response header as a member (Link parsed into [{url, rel, …}]), data the JSON body.');
@@ -48,7 +48,7 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): Op
     operationId: `${c.name}.${id}`,
     summary,
     tags: [c.name],
-    parameters: [...pathParameters(route), ...parameters],
+    parameters: [...pathParameters(route), ...(method === 'GET' ? [readFromParameter] : []), ...parameters],
     ...extra,
     responses: { ...responses, ...errors(ctx) },
   });

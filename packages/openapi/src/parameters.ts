@@ -23,6 +23,14 @@ export function pathParameters(route: RouteEntry): OpenApiObject[] {
   return out;
 }
 
+/** The header that sends a read to the primary where the server has read replicas (server-koa's READ_FROM_HEADER). */
+export const readFromParameter: OpenApiObject = {
+  name: 'Colapi-Read-From',
+  in: 'header',
+  description: 'Where read replicas serve reads: primary reads from the primary, to see a write of your own at once; any (the default) lets a replica answer. Another value is 400.',
+  schema: { type: 'string', enum: ['primary', 'any'] },
+};
+
 /** The JSONP `callback` parameter; `argument` says what the function receives in the format at hand. */
 export function callbackParameter(argument: string): OpenApiObject {
   return query('callback', `JSONP: the answer becomes /**/callback(argument); with status 200, served as application/javascript. ${argument}`, {

@@ -133,7 +133,13 @@ describe('openApiDocument (legacy) shapes', () => {
 
   it('searches with q and pages with page and results_per_page', () => {
     const names = operation(doc, '/api/books', 'get').parameters.map((p) => p.name);
-    expect(names).to.deep.equal(['q', 'page', 'results_per_page', 'callback']);
+    expect(names).to.deep.equal(['Colapi-Read-From', 'q', 'page', 'results_per_page', 'callback']);
+  });
+
+  it('describes the Colapi-Read-From header on reads only', () => {
+    const header = operation(doc, '/api/books/{id}', 'get').parameters.find((p) => p.name === 'Colapi-Read-From');
+    expect(header).to.include({ in: 'header' });
+    expect(operation(doc, '/api/books', 'post').parameters.map((p) => p.name)).not.to.include('Colapi-Read-From');
   });
 
   it('shows related instances nested, and has no JSON:API relationship endpoints', () => {
