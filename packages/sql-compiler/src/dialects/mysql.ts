@@ -105,6 +105,18 @@ export const mysql: Dialect = {
       });
     });
   },
+  writeTransaction() {
+    // Under REPEATABLE READ a locking search also locks the gaps it passes: two creates that each replace the
+    // (still empty) join rows of their new resource lock the same gap at the end of the join table, then each
+    // waits to insert into it, a deadlock (nearly every one that 32 concurrent writers met). READ COMMITTED
+    // locks only the rows it finds, as PostgreSQL's default level does; MIXED or ROW binary logging is needed.
+    return { isolationLevel: 'read committed' };
+  },
+  misconfiguration(error) {
+    // ER_BINLOG_STMT_MODE_AND_ROW_ENGINE: statement-based logging cannot log InnoDB writes under READ COMMITTED.
+    if ((error as { errno?: unknown } | null)?.errno !== 1665) return undefined;
+    return "the database's binlog_format is STATEMENT, which cannot log writes made under READ COMMITTED, the isolation level of colapi's write transactions: set binlog_format to MIXED (MariaDB's default) or ROW";
+  },
   readColumn(knex, ref) {
     return knex.raw('??', [ref]);
   },
