@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { RelationshipWrite, ResourceWrite } from '@colapi/query-ast';
+import type { RelatedRef, RelationshipWrite, ResourceWrite } from '@colapi/query-ast';
 import { legacyFormat } from '../src/index.js';
 import { collection, ctx, expectError, request } from './fixtures.js';
 
@@ -16,8 +16,8 @@ function write(method: 'POST' | 'PATCH', target: string, body: unknown): Resourc
 const relationships = (method: 'POST' | 'PATCH', target: string, body: unknown): Record<string, RelationshipWrite> => write(method, target, body).relationships;
 const fails = (method: 'POST' | 'PATCH', target: string, body: unknown) => () => write(method, target, body);
 
-const existing = (id: string) => ({ kind: 'existing', id });
-const created = (values: Record<string, unknown>, rels: Record<string, RelationshipWrite> = {}) => ({ kind: 'new', write: { values, relationships: rels } });
+const existing = (id: string): RelatedRef => ({ kind: 'existing', id });
+const created = (values: Record<string, unknown>, rels: Record<string, RelationshipWrite> = {}): RelatedRef => ({ kind: 'new', write: { values, relationships: rels } });
 
 describe('Format B relationship operations in a body', () => {
   describe('a to-many relation', () => {
