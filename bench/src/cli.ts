@@ -12,6 +12,7 @@ import { formatReport, goals, mb, ratioOf, type BenchReport, type ScalingResult,
 import { selectScenarios, type Scenario } from './scenarios.js';
 import { seedBenchData } from './seed.js';
 import { ROOT, startBaseline, startTarget } from './servers.js';
+import { runTopology } from './topology.js';
 import { verifyScenario } from './verify.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -65,6 +66,7 @@ async function scaling(url: string, results: readonly ScenarioResult[], scenario
 async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
   if (o.growth) return runGrowth(o, log);
+  if (o.topology) return runTopology(o, log);
   const scenarios = selectScenarios(o.only);
   const url = await benchDatabase(o.db, 'colapi_bench');
   await seedBenchData(url, 1, log);

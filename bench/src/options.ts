@@ -21,10 +21,25 @@ export interface BenchOptions {
   readonly cpuProf?: string;
   /** Where the JSON results go; default bench/results/<db>.json. */
   readonly out?: string;
+  /**
+   * Compare the conformance target on a pooler with read replicas against the same target on the primary
+   * alone (bench/src/topology.ts) instead of the target against the baseline. PostgreSQL only.
+   */
+  readonly topology: boolean;
+  /** The topology's primary; default $PG_PRIMARY_URL (what `tools/pg-topology/topology.sh env` prints). */
+  readonly primaryUrl?: string;
+  /** A transaction-mode pooler in front of the primary; default $PG_BOUNCER_URL; `none`: no pooler. */
+  readonly poolerUrl?: string;
+  /** Streaming replicas of the primary; default $PG_REPLICA_URL; `none`: no replica. */
+  readonly replicaUrls?: readonly string[];
+  /** Cluster workers of both targets of the topology comparison. */
+  readonly workers: number;
 }
 
 const USAGE = `pnpm bench [--db postgres|mysql|sqlite] [--duration s] [--connections n] [--rounds n] [--warmup s]
-           [--only name,name] [--scale-workers n|0] [--growth [--growth-scale n]] [--cpu-prof dir] [--out file]`;
+           [--only name,name] [--scale-workers n|0] [--growth [--growth-scale n]] [--cpu-prof dir] [--out file]
+       pnpm bench --topology [--workers n] [--primary-url url] [--pooler-url url|none] [--replica-urls url,url|none]
+           [--duration s] [--connections n] [--rounds n] [--warmup s] [--only name,name] [--out file]`;
 
 /** Parses the command line; throws with the usage on anything unknown. */
 export function parseOptions(argv: readonly string[]): BenchOptions {
@@ -41,6 +56,11 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     growthScale: 10,
     cpuProf: undefined as string | undefined,
     out: undefined as string | undefined,
+    topology: false,
+    primaryUrl: undefined as string | undefined,
+    poolerUrl: undefined as string | undefined,
+    replicaUrls: undefined as string[] | undefined,
+    workers: 2,
   };
   const number = (name: string, v: string | undefined, min: number) => {
     const n = Number(v);
@@ -68,10 +88,17 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     else if (a === '--growth-scale') o.growthScale = number(a, value(), 1);
     else if (a === '--cpu-prof') o.cpuProf = value();
     else if (a === '--out') o.out = value();
+    else if (a === '--topology') o.topology = true;
+    else if (a === '--primary-url') o.primaryUrl = value();
+    else if (a === '--pooler-url') o.poolerUrl = value();
+    else if (a === '--replica-urls') o.replicaUrls = value().split(',').map((u) => u.trim()).filter(Boolean);
+    else if (a === '--workers') o.workers = number(a, value(), 1);
     else if (a === '--help' || a === '-h') throw new Error(USAGE);
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
   // Every run is bounded: a bench that forgets to stop would hold the machine.
   if (o.duration > 120) throw new Error('--duration is at most 120 seconds');
+  if (o.topology && (o.db !== 'postgres' || o.growth || o.cpuProf)) throw new Error(`--topology measures PostgreSQL alone, without --growth or --cpu-prof\n${USAGE}`);
+  if (!Number.isInteger(o.workers) || o.workers > 64) throw new Error('--workers is a whole number up to 64');
   return o;
 }
