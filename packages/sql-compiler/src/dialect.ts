@@ -108,6 +108,17 @@ export interface Dialect {
   keyList?(knex: Knex, from: Knex.QueryBuilder, key: string): Knex.Raw;
   /** The keys in what `keyList` gave. */
   decodeKeyList?(raw: unknown): string[];
+  /**
+   * Empties the tables and restarts their generated keys, whatever foreign keys join them: for fixtures,
+   * seeds and tests, never for a request.
+   */
+  emptyTables(knex: Knex, tables: readonly string[]): Promise<void>;
+  /**
+   * Creates, or drops, the database `name` on the server `admin` is connected to (`name` is a plain
+   * identifier the caller chose). Absent where a database is a file (SQLite): a URL naming a new file makes one.
+   */
+  createDatabase?(admin: Knex, name: string): Promise<void>;
+  dropDatabase?(admin: Knex, name: string): Promise<void>;
   /** A planner estimate of the rows of a table, for `total: 'estimated'`. */
   estimateRows?(knex: Knex, table: string): Promise<number | undefined>;
   /**

@@ -1,18 +1,28 @@
-import { connect } from '@colapi/sql-compiler';
+import { connect, dialects, type Dialect } from '@colapi/sql-compiler';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export type DatabaseKind = 'sqlite' | 'postgres' | 'mysql';
-export const ALL_KINDS: readonly DatabaseKind[] = ['sqlite', 'postgres', 'mysql'];
+/** A dialect's name (`dialects` of @colapi/sql-compiler): every dialect the project ships is tested. */
+export type DatabaseKind = string;
+export const ALL_KINDS: readonly DatabaseKind[] = Object.keys(dialects);
 
-/** The server URLs tests use; a fresh database is made on each for every test process. */
-const SERVERS: Record<Exclude<DatabaseKind, 'sqlite'>, string> = {
-  postgres: process.env.PG_URL || 'postgres://root@127.0.0.1:5432/test',
-  mysql: process.env.MYSQL_URL || 'mysql://root@127.0.0.1:3306/test',
+/**
+ * The server each dialect's tests make their databases on: `<NAME>_URL` (POSTGRES_URL, MYSQL_URL; PG_URL
+ * too), else this machine's servers. A dialect whose databases are files needs none.
+ */
+const LOCAL_SERVERS: Readonly<Record<string, string>> = {
+  postgres: 'postgres://root@127.0.0.1:5432/test',
+  mysql: 'mysql://root@127.0.0.1:3306/test',
 };
 
-/** Which databases to test: `DATABASES=sqlite,postgres` narrows the run; default all three. */
+function serverUrl(kind: DatabaseKind): string {
+  const url = process.env[`${kind.toUpperCase()}_URL`] || (kind === 'postgres' ? process.env.PG_URL : undefined) || LOCAL_SERVERS[kind];
+  if (!url) throw new Error(`no server to test ${kind} on: set ${kind.toUpperCase()}_URL`);
+  return url;
+}
+
+/** Which databases to test: `DATABASES=sqlite,postgres` narrows the run; default all. */
 export function testedKinds(): DatabaseKind[] {
   const wanted = (process.env.DATABASES || ALL_KINDS.join(',')).split(',').map((s) => s.trim());
   return ALL_KINDS.filter((k) => wanted.includes(k));
@@ -27,34 +37,32 @@ export interface TestDatabase {
 let counter = 0;
 
 /**
- * Creates an empty database of a kind for this test process. Throws when the server cannot be reached;
- * callers decide whether that skips (a developer's machine) or fails (CI).
+ * Creates an empty database of a kind for this test process, the way its dialect makes one. Throws when the
+ * server cannot be reached; callers decide whether that skips (a developer's machine) or fails (CI).
  */
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  const dialect: Dialect | undefined = dialects[kind];
+  if (!dialect) throw new Error(`no dialect is named ${kind}`);
   const name = `colapi_t${process.pid}_${counter++}`;
-  if (kind === 'sqlite') {
+  if (!dialect.createDatabase) {
     const dir = mkdtempSync(join(tmpdir(), 'colapi-'));
-    return { kind, url: `sqlite:${join(dir, `${name}.sqlite`)}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return { kind, url: `${dialect.schemes[0]}${join(dir, `${name}.${kind}`)}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const server = SERVERS[kind];
-  const admin = connect(server, { pool: { min: 0, max: 1 }, acquireConnectionTimeout: 5000 });
-  try {
-    await admin.knex.raw(`create database ${name}`);
-  } finally {
-    await admin.knex.destroy();
-  }
+  const server = serverUrl(kind);
+  const onServer = async (work: (admin: Dialect, db: ReturnType<typeof connect>) => Promise<void>, timeout?: number) => {
+    const admin = connect(server, { pool: { min: 0, max: 1 }, ...(timeout ? { acquireConnectionTimeout: timeout } : {}) });
+    try {
+      await work(dialect, admin);
+    } finally {
+      await admin.knex.destroy();
+    }
+  };
+  await onServer((d, admin) => d.createDatabase!(admin.knex, name), 5000);
   const url = new URL(server);
   url.pathname = `/${name}`;
   return {
     kind,
     url: url.toString(),
-    async drop() {
-      const a = connect(server, { pool: { min: 0, max: 1 } });
-      try {
-        await a.knex.raw(kind === 'postgres' ? `drop database if exists ${name} with (force)` : `drop database if exists ${name}`);
-      } finally {
-        await a.knex.destroy();
-      }
-    },
+    drop: () => onServer((d, admin) => d.dropDatabase!(admin.knex, name)),
   };
 }

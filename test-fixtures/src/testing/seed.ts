@@ -2,36 +2,9 @@ import type { Dialect } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { TABLES } from '../tables.js';
 
-/** Empties every conformance table and restarts its ids, per dialect. */
-const RESET: Record<string, (knex: Knex) => Promise<void>> = {
-  postgres: async (knex) => {
-    await knex.raw(`truncate ${TABLES.map((t) => `"${t}"`).join(', ')} restart identity cascade`);
-  },
-  mysql: async (knex) => {
-    await knex.transaction(async (trx) => {
-      await trx.raw('set foreign_key_checks = 0');
-      for (const t of TABLES) await trx.raw(`truncate table \`${t}\``);
-      await trx.raw('set foreign_key_checks = 1');
-    });
-  },
-  sqlite: async (knex) => {
-    for (const t of TABLES) await knex(t).del();
-    if (await knex.schema.hasTable('sqlite_sequence')) await knex('sqlite_sequence').del();
-  },
-};
-
-/** After inserting explicit ids, PostgreSQL's sequences must move past them. */
-const SYNC_SEQUENCES: Record<string, (knex: Knex) => Promise<void>> = {
-  postgres: async (knex) => {
-    for (const t of TABLES) {
-      if (t === 'article_tag') continue;
-      await knex.raw(`select setval(pg_get_serial_sequence('"${t}"', 'id'), coalesce((select max(id) from "${t}"), 0) + 1, false)`);
-    }
-  },
-};
-
+/** Empties every conformance table and restarts its ids, as the dialect does it. */
 export async function resetTables(knex: Knex, dialect: Dialect): Promise<void> {
-  await RESET[dialect.name]!(knex);
+  await dialect.emptyTables(knex, TABLES);
 }
 
 export type SeedData = Partial<Record<(typeof TABLES)[number], Record<string, unknown>[]>>;
@@ -49,7 +22,10 @@ export async function seed(knex: Knex, dialect: Dialect, data: SeedData): Promis
     });
     for (let i = 0; i < prepared.length; i += 200) await knex(t).insert(prepared.slice(i, i + 200));
   }
-  await SYNC_SEQUENCES[dialect.name]?.(knex);
+  // Explicit ids: where keys come from a sequence (PostgreSQL), it must move past them.
+  for (const t of ['person', 'article', 'comment', 'tag', 'network', 'task'] as const) {
+    if (data[t]?.length) await dialect.advanceKey?.(knex, t, 'id');
+  }
 }
 
 /** Stores wire-form values as each dialect expects (timestamps, intervals). */

@@ -212,6 +212,20 @@ export const mysql: Dialect = {
       return undefined;
     }
   },
+  async emptyTables(knex, tables) {
+    // One connection for all of it: foreign_key_checks is a session setting.
+    await knex.transaction(async (trx) => {
+      await trx.raw('set foreign_key_checks = 0');
+      for (const t of tables) await trx.raw('truncate table ??', [t]);
+      await trx.raw('set foreign_key_checks = 1');
+    });
+  },
+  async createDatabase(admin, name) {
+    await admin.raw('create database ??', [name]);
+  },
+  async dropDatabase(admin, name) {
+    await admin.raw('drop database if exists ??', [name]);
+  },
   async estimateRows(knex, table) {
     // InnoDB's own estimate (its statistics, refreshed by ANALYZE TABLE): read in microseconds, never a scan.
     const [rows] = await knex.raw('select table_rows as n from information_schema.tables where table_schema = database() and table_name = ?', [table]);

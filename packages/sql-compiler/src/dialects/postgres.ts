@@ -230,6 +230,16 @@ export const postgres: Dialect = {
       [key, table, `"${table.replace(/"/g, '""')}"`, key],
     );
   },
+  async emptyTables(knex, tables) {
+    if (tables.length) await knex.raw(`truncate ${tables.map(() => '??').join(', ')} restart identity cascade`, [...tables]);
+  },
+  async createDatabase(admin, name) {
+    await admin.raw('create database ??', [name]);
+  },
+  async dropDatabase(admin, name) {
+    // WITH (FORCE): a test's pool may still hold a connection the server has not seen close yet.
+    await admin.raw('drop database if exists ?? with (force)', [name]);
+  },
   async estimateRows(knex, table) {
     const r = await knex.raw('select reltuples::bigint as n from pg_class where oid = to_regclass(?)', [table]);
     const n = Number(r.rows?.[0]?.n);

@@ -211,4 +211,13 @@ export const sqlite: Dialect = {
     if (!names?.length || names.some((n) => n.length !== 2)) return undefined;
     return { table: names[0]![0]!, columns: names.map((n) => n[1]!) };
   },
+  async emptyTables(knex, tables) {
+    await knex.transaction(async (trx) => {
+      // Foreign keys are checked at commit, when every table is empty, whatever order the tables come in.
+      await trx.raw('pragma defer_foreign_keys = on');
+      for (const t of tables) await trx(t).del();
+      // Restarts AUTOINCREMENT keys; tables without it reuse the largest key plus one anyway.
+      if (await trx.schema.hasTable('sqlite_sequence')) await trx('sqlite_sequence').whereIn('name', [...tables]).del();
+    });
+  },
 };
