@@ -1,0 +1,190 @@
+import { expect } from 'chai';
+import { defineModel, Registry } from '@colapi/schema';
+import type { Route } from '@colapi/query-ast';
+import type { Database, DatabaseErrorKind, ErrorPlace } from '@colapi/sql-compiler';
+import { ApiError, databaseError } from '../src/index.js';
+import { classifiedError, isPoolTimeout, poolBusy } from '../src/database-errors.js';
+
+describe('databaseError', () => {
+  const KINDS: [DatabaseErrorKind, number, string, string, string?][] = [
+    ['unique-violation', 409, 'Conflict', 'a resource with the same unique value exists already', 'unique-violation'],
+    ['not-null-violation', 400, 'Bad Request', 'a required field is missing or null'],
+    ['foreign-key-missing', 404, 'Not Found', 'a related resource does not exist'],
+    ['foreign-key-referenced', 409, 'Conflict', 'the resource is still referenced by other resources', 'still-referenced'],
+    ['check-violation', 400, 'Bad Request', 'a value breaks a constraint of the database'],
+    ['invalid-value', 400, 'Bad Request', 'a value is not valid for its field'],
+    ['out-of-range', 400, 'Bad Request', 'a number is out of the range its field holds'],
+    ['timeout', 503, 'Service Unavailable', 'the query took too long and was cancelled'],
+    ['serialization', 503, 'Service Unavailable', 'the request conflicted with a concurrent one; retry it'],
+    ['unavailable', 503, 'Service Unavailable', 'the database cannot be reached'],
+  ];
+  for (const [kind, status, title, detail, code] of KINDS) {
+    it(`answers ${kind} with ${status}`, () => {
+      const e = databaseError(kind);
+      expect(e).to.be.instanceOf(ApiError);
+      expect({ status: e.status, title: e.title, detail: e.detail, code: e.code, source: e.source, headers: e.headers }).to.deep.equal({
+        status,
+        title,
+        detail,
+        code,
+        source: undefined,
+        headers: undefined,
+      });
+    });
+  }
+
+  it('names the fields of a unique violation, one or together, with the pointer given', () => {
+    expect(databaseError('unique-violation', { owner: 'person', names: ['email'], pointer: '/data/attributes/email' })).to.deep.include({
+      status: 409,
+      detail: '"email" must be unique: another person has the same value',
+      source: { pointer: '/data/attributes/email' },
+      code: 'unique-violation',
+    });
+    const together = databaseError('unique-violation', { owner: 'person', names: ['first', 'last'] });
+    expect(together.detail).to.equal('"first", "last" must be unique together: another person has the same value');
+    expect(together.source).to.equal(undefined);
+  });
+
+  it('names the field of a number out of range', () => {
+    expect(databaseError('out-of-range', { owner: 'person', names: ['age'], pointer: '/data/attributes/age' })).to.deep.include({
+      status: 400,
+      detail: '"age": the number is out of the range the field holds',
+      source: { pointer: '/data/attributes/age' },
+    });
+  });
+
+  it('keeps the generic detail of other kinds, with the pointer', () => {
+    expect(databaseError('not-null-violation', { owner: 'person', names: ['name'], pointer: '/data/attributes/name' })).to.deep.include({
+      detail: 'a required field is missing or null',
+      source: { pointer: '/data/attributes/name' },
+    });
+  });
+});
+
+describe('pool saturation', () => {
+  it('is 503 with Retry-After', () => {
+    expect(poolBusy()).to.deep.include({
+      status: 503,
+      title: 'Service Unavailable',
+      detail: 'every database connection stayed busy; retry the request in a moment',
+      headers: { 'retry-after': '1' },
+    });
+  });
+
+  it('is recognised by knex\'s timeout error only', () => {
+    expect(isPoolTimeout(Object.assign(new Error('Knex: Timeout acquiring a connection'), { name: 'KnexTimeoutError' }))).to.equal(true);
+    for (const e of [new Error('Knex: Timeout acquiring a connection'), { name: 'TimeoutError' }, null, undefined, 'KnexTimeoutError']) {
+      expect(isPoolTimeout(e), String(e)).to.equal(false);
+    }
+  });
+});
+
+describe('classifiedError', () => {
+  const person = defineModel({
+    name: 'Person',
+    table: 'person',
+    columns: [
+      { name: 'id', type: 'integer', nullable: false, generated: true },
+      { name: 'email', type: 'string', nullable: false },
+      { name: 'first', type: 'string', nullable: true },
+      { name: 'last', type: 'string', nullable: true },
+      { name: 'team_id', type: 'integer', nullable: true },
+    ],
+    relationships: [{ name: 'team', cardinality: 'one', target: 'Team', join: { kind: 'belongs-to', ownColumn: 'team_id', targetColumn: 'id' } }],
+  });
+  const team = defineModel({
+    name: 'Team',
+    table: 'team',
+    columns: [
+      { name: 'id', type: 'integer', nullable: false, generated: true },
+      { name: 'title', type: 'string', nullable: false },
+    ],
+  });
+  // Two models of one table: the database's table names neither for sure.
+  const audit = defineModel({ name: 'Audit', table: 'log', columns: [{ name: 'id', type: 'integer', nullable: false }, { name: 'at', type: 'integer', nullable: true }] });
+  const auditView = defineModel({ name: 'AuditView', table: 'log', columns: [{ name: 'id', type: 'integer', nullable: false }, { name: 'at', type: 'integer', nullable: true }] });
+  const registry = new Registry([
+    { model: person, options: { name: 'people' } },
+    { model: team, options: { name: 'teams' } },
+    { model: audit },
+    { model: auditView, options: { name: 'audit_view' } },
+  ]);
+  const people: Route = { collection: 'people' };
+  const DRIVER_ERROR = new Error('duplicate key value violates unique constraint "person_email_key"');
+
+  /** A database whose dialect classifies every error as `kind` and places it at `place`; it never connects. */
+  function database(kind: DatabaseErrorKind | undefined, place?: ErrorPlace | Error | null): Database {
+    const dialect: Record<string, unknown> = { classifyError: () => kind };
+    if (place !== null) {
+      dialect.errorPlace = async () => {
+        if (place instanceof Error) throw place;
+        return place;
+      };
+    }
+    return { knex: undefined, dialect } as unknown as Database;
+  }
+  const classify = (kind: DatabaseErrorKind | undefined, place?: ErrorPlace | Error | null, route: Route = people) =>
+    classifiedError(database(kind, place), registry, route, DRIVER_ERROR);
+
+  it('is none for an error the dialect does not classify', async () => {
+    expect(await classify(undefined, { columns: ['email'] })).to.equal(undefined);
+  });
+
+  it('points at the attribute of the request\'s own resource', async () => {
+    expect(await classify('unique-violation', { table: 'person', columns: ['email'] })).to.deep.include({
+      status: 409,
+      detail: '"email" must be unique: another people has the same value',
+      source: { pointer: '/data/attributes/email' },
+      code: 'unique-violation',
+    });
+  });
+
+  it('takes the request\'s own collection when the database names no table', async () => {
+    expect((await classify('out-of-range', { columns: ['first'] }))?.source).to.deep.equal({ pointer: '/data/attributes/first' });
+  });
+
+  it('points at data.id for the key and at the relationship for a foreign key', async () => {
+    expect((await classify('unique-violation', { table: 'person', columns: ['id'] }))?.source).to.deep.equal({ pointer: '/data/id' });
+    expect((await classify('out-of-range', { table: 'person', columns: ['team_id'] }))?.source).to.deep.equal({ pointer: '/data/relationships/team' });
+  });
+
+  it('names several columns together without a pointer', async () => {
+    const e = await classify('unique-violation', { table: 'person', columns: ['first', 'last'] });
+    expect(e?.detail).to.equal('"first", "last" must be unique together: another people has the same value');
+    expect(e?.source).to.equal(undefined);
+  });
+
+  it('names the fields of another table\'s one model, by its collection, without a pointer', async () => {
+    const e = await classify('unique-violation', { table: 'team', columns: ['title'] });
+    expect(e?.detail).to.equal('"title" must be unique: another teams has the same value');
+    expect(e?.source).to.equal(undefined);
+  });
+
+  const GENERIC = 'a resource with the same unique value exists already';
+  const UNPLACED: [string, ErrorPlace | Error | null | undefined][] = [
+    ['the dialect cannot place errors', null],
+    ['the dialect finds no place', undefined],
+    ['placing the error fails', new Error('information_schema is not readable')],
+    ['a column the model does not have', { table: 'person', columns: ['password'] }],
+    ['no column', { table: 'person', columns: [] }],
+    ['a table of no model', { table: 'secret_table', columns: ['email'] }],
+    ['a table of two models', { table: 'log', columns: ['at'] }],
+  ];
+  for (const [why, place] of UNPLACED) {
+    it(`keeps the generic detail when ${why}`, async () => {
+      const e = await classify('unique-violation', place);
+      expect(e).to.deep.include({ status: 409, detail: GENERIC, code: 'unique-violation' });
+      expect(e?.source).to.equal(undefined);
+    });
+  }
+
+  it('answers the kind of every classified error, placed or not', async () => {
+    expect(await classify('timeout', null)).to.deep.include({ status: 503, detail: 'the query took too long and was cancelled' });
+    expect(await classify('foreign-key-referenced', { table: 'person', columns: ['id'] })).to.deep.include({
+      status: 409,
+      detail: 'the resource is still referenced by other resources',
+      code: 'still-referenced',
+      source: { pointer: '/data/id' },
+    });
+  });
+});
