@@ -54,6 +54,11 @@ describe('Format A resource objects', () => {
       });
     });
 
+    it('keeps 0 and the empty string, which are values', () => {
+      const zero = node('person', '0', { id: 0, name: '', age: 0, born: null, initial: '' });
+      expect(resourceObject(zero, BASE, registry, { fields: { person: ['name', 'age', 'initial'] } }).attributes).to.deep.equal({ name: '', age: 0, initial: '' });
+    });
+
     it('never shows the key or a foreign key as an attribute; to-one linkage is an identifier or null', () => {
       const a = node('article', '10', { id: 10, title: 'T', author_id: 1, published: null }, { author: '1', comments: [], tags: null });
       const object = resourceObject(a, BASE, registry, ALL);

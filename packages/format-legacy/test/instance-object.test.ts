@@ -13,6 +13,10 @@ describe('Format B instance objects', () => {
     expect(fieldValues(node('person', '2', { id: 2, name: 'Bob' }))).to.deep.equal({ id: 2, name: 'Bob', age: null, born: null, initial: null });
   });
 
+  it('keep 0, false and the empty string, which are values', () => {
+    expect(fieldValues(node('person', '0', { id: 0, name: '', age: 0 }))).to.deep.equal({ id: 0, name: '', age: 0, born: null, initial: null });
+  });
+
   it('show foreign keys, numbers as stored', () => {
     expect(fieldValues(node('article', '10', { id: 10, title: 'T', author_id: 1, published: '2024-01-02T03:04:05' }))).to.deep.equal({
       id: 10,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ApiError, type HttpResponse } from '@colapi/query-ast';
-import { conventionalHeaderName, legacyFormat, legacyJsonpPayload, parseLinkHeader } from '../src/index.js';
+import { legacyFormat, legacyJsonpPayload } from '../src/index.js';
 import { request } from './fixtures.js';
 
 const format = legacyFormat();
@@ -49,52 +49,4 @@ describe('Format B JSONP payload', () => {
       expect(format.jsonpPayload(request(method, '/api/person?callback=cb', { body: {} }), created), method).to.equal(undefined);
     }
   });
-});
-
-describe('parseLinkHeader', () => {
-  it('reads each link as {url, rel, …}', () => {
-    expect(parseLinkHeader('<http://a.example/1>; rel="first", <http://a.example/2>; rel="next"; title="Page 2"')).to.deep.equal([
-      { url: 'http://a.example/1', rel: 'first' },
-      { url: 'http://a.example/2', rel: 'next', title: 'Page 2' },
-    ]);
-  });
-
-  it('splits only where the next link starts: URLs and values may hold commas', () => {
-    expect(parseLinkHeader('<http://a.example/?ids=1,2>; rel="next"; title="a, b",<http://a.example/3>;rel=last')).to.deep.equal([
-      { url: 'http://a.example/?ids=1,2', rel: 'next', title: 'a, b' },
-      { url: 'http://a.example/3', rel: 'last' },
-    ]);
-  });
-
-  it('takes parameter names in lower case and unquoted values', () => {
-    expect(parseLinkHeader('<x>; REL=next;Type = text/html')).to.deep.equal([{ url: 'x', rel: 'next', type: 'text/html' }]);
-  });
-
-  it('skips what is no link', () => {
-    expect(parseLinkHeader('')).to.deep.equal([]);
-    expect(parseLinkHeader('garbage; rel="x", <y>; rel="z"')).to.deep.equal([{ url: 'y', rel: 'z' }]);
-    expect(parseLinkHeader('<y>; flag; rel="z"')).to.deep.equal([{ url: 'y', rel: 'z' }]);
-  });
-});
-
-describe('conventionalHeaderName', () => {
-  const CASES: [string, string][] = [
-    ['link', 'Link'],
-    ['content-type', 'Content-Type'],
-    ['x-total-count', 'X-Total-Count'],
-    ['X-REQUEST-ID', 'X-Request-Id'],
-    ['location', 'Location'],
-    ['etag', 'ETag'],
-    ['www-authenticate', 'WWW-Authenticate'],
-    ['content-md5', 'Content-MD5'],
-    ['x-xss-protection', 'X-XSS-Protection'],
-    ['te', 'TE'],
-    ['DNT', 'DNT'],
-    ['x-b3-traceid', 'X-B3-Traceid'],
-  ];
-  for (const [name, spelled] of CASES) {
-    it(`${name} → ${spelled}`, () => {
-      expect(conventionalHeaderName(name)).to.equal(spelled);
-    });
-  }
 });
