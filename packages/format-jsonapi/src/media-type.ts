@@ -39,30 +39,54 @@ function parseRanges(header: string): MediaRange[] {
       const params: string[] = [];
       for (const p of rest) {
         const [k = '', v = ''] = p.split('=').map((s) => s.trim());
-        if (k.toLowerCase() === 'q') q = Number(v);
+        if (k.toLowerCase() === 'q') q = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(v) ? Number(v) : 1;
         else if (k) params.push(p);
       }
-      return { type: type.toLowerCase(), params, q: Number.isFinite(q) ? q : 1 };
+      return { type: type.toLowerCase(), params, q };
     });
 }
 
 /**
- * Which media type to answer with, following JSON:API 1.0: the JSON:API type when the client accepts it
- * without parameters; `application/json` when `alsoJson` allows it and the client asked for it; else 406.
+ * The weight the client gives a media type sent without parameters: that of the most specific range that
+ * matches it (RFC 9110 §12.5.1): the type itself without parameters, else its type's wildcard
+ * (`application/` star), else the star/star wildcard.
+ * A range carrying parameters does not match the type without them. 0 is a refusal, even beside a wildcard.
+ */
+function quality(ranges: readonly MediaRange[], type: string): number {
+  const [major = ''] = type.split('/');
+  for (const range of [type, `${major}/*`, '*/*']) {
+    const matching = ranges.filter((r) => r.type === range && r.params.length === 0);
+    if (matching.length > 0) return Math.max(...matching.map((r) => r.q));
+  }
+  return 0;
+}
+
+/**
+ * Which media type to answer with, following JSON:API 1.0 and RFC 9110: the JSON:API type when the client
+ * accepts it without parameters, a wildcard included unless a more specific range refuses it (`q=0`), and
+ * unless every JSON:API range it sends carries media type parameters; `application/json` when `alsoJson`
+ * allows it and the client names it; else 406.
  */
 export function chooseResponseType(request: HttpRequest, alsoJson: boolean): string {
   const header = request.headers['accept'];
   if (!header) return JSONAPI_MEDIA_TYPE;
-  const ranges = parseRanges(header).filter((r) => r.q > 0);
-  const jsonapi = ranges.filter((r) => r.type === JSONAPI_MEDIA_TYPE);
-  if (jsonapi.some((r) => r.params.length === 0)) return JSONAPI_MEDIA_TYPE;
-  if (alsoJson && ranges.some((r) => r.type === 'application/json')) return 'application/json';
-  if (jsonapi.length === 0 && ranges.some((r) => r.type === '*/*' || r.type === 'application/*')) return JSONAPI_MEDIA_TYPE;
-  const detail =
-    jsonapi.length > 0
-      ? `every ${JSONAPI_MEDIA_TYPE} in Accept carries media type parameters, which JSON:API 1.0 does not allow`
-      : `Accept must allow ${JSONAPI_MEDIA_TYPE}`;
+  const ranges = parseRanges(header);
+  const jsonapi = ranges.filter((r) => r.type === JSONAPI_MEDIA_TYPE && r.q > 0);
+  const onlyWithParameters = jsonapi.length > 0 && jsonapi.every((r) => r.params.length > 0);
+  if (!onlyWithParameters && quality(ranges, JSONAPI_MEDIA_TYPE) > 0) return JSONAPI_MEDIA_TYPE;
+  if (alsoJson && namedQuality(ranges, 'application/json') > 0) return 'application/json';
+  const detail = onlyWithParameters
+    ? `every ${JSONAPI_MEDIA_TYPE} in Accept carries media type parameters, which JSON:API 1.0 does not allow`
+    : `Accept must allow ${JSONAPI_MEDIA_TYPE}`;
   throw new ApiError(406, 'Not Acceptable', detail);
+}
+
+/** The weight of a type the client names (wildcards aside): its ranges without parameters decide, else those with. */
+function namedQuality(ranges: readonly MediaRange[], type: string): number {
+  const named = ranges.filter((r) => r.type === type);
+  const plain = named.filter((r) => r.params.length === 0);
+  const deciding = plain.length > 0 ? plain : named;
+  return deciding.length > 0 ? Math.max(...deciding.map((r) => r.q)) : 0;
 }
 
 /** A request with a body must send it as `application/vnd.api+json` with no media type parameters. */

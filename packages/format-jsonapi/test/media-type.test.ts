@@ -30,6 +30,14 @@ describe('Format A negotiation', () => {
       '*/*',
       'application/*',
       'text/html, */*;q=0.1',
+      // RFC 9110 §12.5.1: the most specific range decides, whatever its place.
+      '*/*;q=0, application/vnd.api+json',
+      'application/*;q=0, application/vnd.api+json;q=0.2',
+      '*/*;q=0, application/*',
+      'application/vnd.api+json;profile=x;q=0, */*',
+      // A malformed weight is no refusal.
+      'application/vnd.api+json;q=, */*',
+      'application/vnd.api+json;q=abc',
     ];
     for (const accept of ACCEPTED) {
       it(`answers JSON:API to ${JSON.stringify(accept)}`, () => {
@@ -47,6 +55,14 @@ describe('Format A negotiation', () => {
       ['text/*', NOT_ACCEPTABLE],
       ['application/json', NOT_ACCEPTABLE],
       ['application/vnd.api+json;q=0', NOT_ACCEPTABLE],
+      // An explicit refusal of JSON:API is more specific than a wildcard that would allow it.
+      ['application/vnd.api+json;q=0, */*', NOT_ACCEPTABLE],
+      ['application/vnd.api+json;q=0, application/*', NOT_ACCEPTABLE],
+      ['*/*, application/vnd.api+json;q=0', NOT_ACCEPTABLE],
+      ['application/vnd.api+json;q=0.000, text/html, */*;q=0.5', NOT_ACCEPTABLE],
+      ['APPLICATION/VND.API+JSON; Q=0, */*', NOT_ACCEPTABLE],
+      ['application/*;q=0, */*', NOT_ACCEPTABLE],
+      ['*/*;q=0', NOT_ACCEPTABLE],
     ];
     for (const [accept, detail] of REFUSED) {
       it(`answers 406 to ${JSON.stringify(accept)}`, () => {
@@ -61,6 +77,10 @@ describe('Format A negotiation', () => {
       expect(chooseResponseType(get('application/json, application/vnd.api+json'), true)).to.equal(JSONAPI_MEDIA_TYPE);
       expect(chooseResponseType(get(undefined), true)).to.equal(JSONAPI_MEDIA_TYPE);
       expectError(() => format.negotiate(get('text/html', '/api/eval/person')), { status: 406, detail: NOT_ACCEPTABLE });
+      // Refused JSON:API leaves plain JSON where the client names it, and nothing where only a wildcard would allow it.
+      expect(chooseResponseType(get('application/vnd.api+json;q=0, application/json'), true)).to.equal('application/json');
+      expectError(() => format.negotiate(get('application/vnd.api+json;q=0, */*', '/api/eval/person')), { status: 406, detail: NOT_ACCEPTABLE });
+      expectError(() => format.negotiate(get('application/json;q=0, application/vnd.api+json;q=0, */*', '/api/eval/person')), { status: 406, detail: NOT_ACCEPTABLE });
     });
   });
 
