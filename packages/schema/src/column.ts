@@ -33,4 +33,16 @@ export interface ColumnSchema {
   readonly generated?: boolean;
   /** Most characters a text column holds; writes beyond it are 400 on every dialect (SQLite would keep them). */
   readonly maxLength?: number;
+  /** True when the database fills the column on insert (a default): a create need not send it. */
+  readonly hasDefault?: boolean;
+  /**
+   * The column's name in the database, when the API shows it under another `name`; default `name`. Never set
+   * on a key column or a column a relationship joins on: those are used by their database names.
+   */
+  readonly column?: string;
+}
+
+/** The name of a column in SQL. */
+export function sqlColumn(column: ColumnSchema): string {
+  return column.column ?? column.name;
 }

@@ -1,4 +1,4 @@
-export { COLUMN_TYPES, type ColumnSchema, type ColumnType } from './column.js';
+export { COLUMN_TYPES, sqlColumn, type ColumnSchema, type ColumnType } from './column.js';
 export type { JoinPath, RelationshipSchema } from './relationship.js';
 export { defineModel, foreignKeyColumns, type ModelDefinition, type ModelSchema, type VirtualAttribute } from './model.js';
 export {

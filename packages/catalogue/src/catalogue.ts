@@ -1,0 +1,56 @@
+import type { ColumnType } from '@colapi/schema';
+import type { Knex } from 'knex';
+
+/** One column as the database's catalogue describes it. */
+export interface CatalogueColumn {
+  readonly name: string;
+  /** The type as the database names it, e.g. `character varying(100)`, `tinyint(1)`, `TEXT`. */
+  readonly sqlType: string;
+  /** The project's type for it; undefined when the project has none (bytea, arrays, geometry…). */
+  readonly type: ColumnType | undefined;
+  readonly nullable: boolean;
+  /** The default expression as the catalogue gives it; undefined when the column has none. */
+  readonly default?: string;
+  /** The database numbers it on insert: serial, identity, auto_increment, SQLite's INTEGER PRIMARY KEY. */
+  readonly autoIncrement: boolean;
+  /** Computed by the database from other columns (GENERATED ALWAYS AS …): it cannot be written. */
+  readonly computed: boolean;
+  /** Most characters it holds, from varchar(n) or char(n). */
+  readonly maxLength?: number;
+}
+
+/** A foreign key: `columns` of the owning table refer to `references` of `table`. */
+export interface CatalogueForeignKey {
+  readonly columns: readonly string[];
+  readonly table: string;
+  readonly references: readonly string[];
+}
+
+export interface CatalogueTable {
+  readonly name: string;
+  readonly kind: 'table' | 'view';
+  readonly columns: readonly CatalogueColumn[];
+  /** Columns of the primary key in key order; empty when there is none (always for a view). */
+  readonly primaryKey: readonly string[];
+  /** Unique constraints and unique indexes over plain columns, primary key excluded. */
+  readonly uniques: readonly (readonly string[])[];
+  readonly foreignKeys: readonly CatalogueForeignKey[];
+}
+
+/** What one schema of a database holds, independent of the database: the input of `registryFromCatalogue`. */
+export interface Catalogue {
+  /** The dialect that read it: `postgres`, `mysql`, `sqlite`. */
+  readonly dialect: string;
+  /** The schema read (PostgreSQL), or the database's name (MariaDB/MySQL); undefined for SQLite. */
+  readonly schema?: string;
+  /** Tables and views in name order; system tables are never listed. */
+  readonly tables: readonly CatalogueTable[];
+}
+
+/** Reads the catalogue of one kind of database; one object per dialect, registered in `CATALOGUE_READERS`. */
+export interface CatalogueReader {
+  /** The schema read when none is chosen (PostgreSQL's `public`); undefined where a database has no schemas to choose. */
+  readonly defaultSchema?: string;
+  /** Reads every table and view of the schema, with their columns, keys, unique constraints and foreign keys. */
+  read(knex: Knex, schema: string | undefined): Promise<Catalogue>;
+}

@@ -1,0 +1,76 @@
+import type { ColumnType } from '@colapi/schema';
+import type { CatalogueColumn, CatalogueForeignKey, CatalogueTable } from '../catalogue.js';
+
+/** The rows every reader brings, in its own words already mapped to these names. */
+export interface TableRow {
+  readonly name: string;
+  readonly kind: 'table' | 'view';
+}
+
+export interface ColumnRow {
+  readonly table: string;
+  readonly name: string;
+  readonly sqlType: string;
+  readonly type: ColumnType | undefined;
+  readonly maxLength?: number | undefined;
+  /** Booleans, or 0/1 from MariaDB/MySQL and SQLite. */
+  readonly nullable: unknown;
+  readonly default: string | null | undefined;
+  readonly auto_increment: unknown;
+  readonly computed: unknown;
+}
+
+export interface ConstraintRow {
+  readonly table: string;
+  readonly kind: 'primary' | 'unique' | 'foreign';
+  readonly columns: readonly string[];
+  /** For a foreign key: the table and the columns it refers to. */
+  readonly target?: string | null;
+  readonly references?: readonly string[] | null;
+}
+
+/** Groups the rows of the three catalogue reads by table, into the neutral description. */
+export function assembleTables(tables: readonly TableRow[], columns: readonly ColumnRow[], constraints: readonly ConstraintRow[]): CatalogueTable[] {
+  return [...tables]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((t) => {
+      const own = constraints.filter((c) => c.table === t.name);
+      const primaryKey = own.find((c) => c.kind === 'primary')?.columns ?? [];
+      const foreignKeys: CatalogueForeignKey[] = own
+        .filter((c) => c.kind === 'foreign' && c.target)
+        .map((c) => ({ columns: [...c.columns], table: c.target!, references: [...(c.references ?? [])] }));
+      const uniques = own.filter((c) => c.kind === 'unique').map((c) => [...c.columns]);
+      return {
+        name: t.name,
+        kind: t.kind,
+        columns: columns.filter((c) => c.table === t.name).map(column),
+        primaryKey: [...primaryKey],
+        uniques: dedupe(uniques),
+        foreignKeys,
+      };
+    });
+}
+
+function column(c: ColumnRow): CatalogueColumn {
+  return {
+    name: c.name,
+    sqlType: c.sqlType,
+    type: c.type,
+    nullable: Boolean(Number(c.nullable)) || c.nullable === true,
+    ...(c.default === null || c.default === undefined ? {} : { default: String(c.default) }),
+    autoIncrement: Boolean(Number(c.auto_increment)) || c.auto_increment === true,
+    computed: Boolean(Number(c.computed)) || c.computed === true,
+    ...(c.maxLength === undefined || c.maxLength === null ? {} : { maxLength: Number(c.maxLength) }),
+  };
+}
+
+/** A unique constraint and the index behind it may both be listed. */
+function dedupe(lists: string[][]): string[][] {
+  const seen = new Set<string>();
+  return lists.filter((l) => {
+    const key = JSON.stringify(l);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,75 @@
+import type { Knex } from 'knex';
+import type { CatalogueReader, CatalogueTable } from '../catalogue.js';
+import { assembleTables, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
+import { postgresType } from './postgres-types.js';
+
+/** node-postgres answers `{ rows }`. */
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/** Relations served: ordinary and partitioned tables; views and materialized views, read-only. Partitions are reached through their parent. */
+const TABLES = `
+  select c.relname as name, case when c.relkind in ('r', 'p') then 'table' else 'view' end as kind
+  from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+  where n.nspname = ? and c.relkind in ('r', 'p', 'v', 'm') and not c.relispartition
+  order by c.relname`;
+
+/** A domain is read as its base type, with the domain's own length. */
+const COLUMNS = `
+  select c.relname as "table", a.attname as name,
+    format_type(coalesce(nullif(t.typbasetype, 0), a.atttypid), case when t.typtype = 'd' then t.typtypmod else a.atttypmod end) as sql_type,
+    not a.attnotnull and not (t.typtype = 'd' and t.typnotnull) as nullable,
+    pg_get_expr(d.adbin, d.adrelid) as "default",
+    a.attidentity <> '' or coalesce(pg_get_expr(d.adbin, d.adrelid), '') like 'nextval(%' as auto_increment,
+    a.attgenerated <> '' as computed
+  from pg_catalog.pg_attribute a
+  join pg_catalog.pg_class c on c.oid = a.attrelid
+  join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+  join pg_catalog.pg_type t on t.oid = a.atttypid
+  left join pg_catalog.pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+  where n.nspname = ? and c.relkind in ('r', 'p', 'v', 'm') and not c.relispartition and a.attnum > 0 and not a.attisdropped
+  order by c.relname, a.attnum`;
+
+/** Column names of attribute numbers, in their order, as JSON (node-postgres parses it). */
+const names = (relation: string, numbers: string) => `(select json_agg(a.attname order by k.i) from unnest(${numbers}) with ordinality k(n, i)
+    join pg_catalog.pg_attribute a on a.attrelid = ${relation} and a.attnum = k.n)`;
+
+/**
+ * Primary keys and unique indexes (a unique constraint makes one; a unique index may stand alone) over plain
+ * columns and without a predicate; then foreign keys, with the table they refer to (in the same schema only:
+ * a table of another schema is not served).
+ */
+const CONSTRAINTS = `
+  select c.relname as "table", case when i.indisprimary then 'primary' else 'unique' end as kind,
+    ${names('i.indrelid', 'i.indkey::int2[]')} as columns, null as target, null as "references", ic.relname as constraint_name
+  from pg_catalog.pg_index i
+  join pg_catalog.pg_class c on c.oid = i.indrelid
+  join pg_catalog.pg_class ic on ic.oid = i.indexrelid
+  join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+  where n.nspname = ? and i.indisunique and i.indexprs is null and i.indpred is null
+  union all
+  select c.relname, 'foreign', ${names('con.conrelid', 'con.conkey')}, fc.relname, ${names('con.confrelid', 'con.confkey')}, con.conname
+  from pg_catalog.pg_constraint con
+  join pg_catalog.pg_class c on c.oid = con.conrelid
+  join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+  join pg_catalog.pg_class fc on fc.oid = con.confrelid
+  where n.nspname = ? and con.contype = 'f' and fc.relnamespace = n.oid
+  order by 1, 2, 6`;
+
+interface PgColumnRow extends Omit<ColumnRow, 'type' | 'maxLength'> {
+  readonly sql_type: string;
+}
+
+/** PostgreSQL: pg_catalog, for one schema (`public` unless chosen). */
+export const postgresCatalogue: CatalogueReader = {
+  defaultSchema: 'public',
+  async read(knex: Knex, schema = 'public') {
+    const [tables, columns, constraints] = await Promise.all([
+      knex.raw(TABLES, [schema]).then((r) => rowsOf<TableRow>(r)),
+      knex.raw(COLUMNS, [schema]).then((r) => rowsOf<PgColumnRow>(r)),
+      knex.raw(CONSTRAINTS, [schema, schema]).then((r) => rowsOf<ConstraintRow>(r)),
+    ]);
+    const typed: ColumnRow[] = columns.map((c) => ({ ...c, sqlType: c.sql_type, ...postgresType(c.sql_type) }));
+    const out: CatalogueTable[] = assembleTables(tables, typed, constraints);
+    return { dialect: 'postgres', schema, tables: out };
+  },
+};

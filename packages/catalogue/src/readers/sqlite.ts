@@ -1,0 +1,89 @@
+import type { Knex } from 'knex';
+import type { CatalogueReader } from '../catalogue.js';
+import { assembleTables, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
+import { sqliteType } from './sqlite-types.js';
+
+/** better-sqlite3 answers the rows themselves. */
+const rows = async <T>(knex: Knex, sql: string, bindings: readonly string[] = []): Promise<T[]> => (await knex.raw(sql, bindings)) as T[];
+
+interface XInfo {
+  readonly name: string;
+  readonly type: string;
+  readonly notnull: number;
+  readonly dflt_value: string | null;
+  readonly pk: number;
+  /** 0 a column, 1 a hidden column of a virtual table, 2 and 3 generated (virtual, stored). */
+  readonly hidden: number;
+}
+
+interface ForeignKeyRow {
+  readonly id: number;
+  readonly table: string;
+  readonly from: string;
+  /** Null when the key refers to the primary key of `table`. */
+  readonly to: string | null;
+}
+
+interface IndexRow {
+  readonly name: string;
+  readonly unique: number;
+  readonly origin: string;
+  readonly partial: number;
+}
+
+/** SQLite: the pragmas table_xinfo (table_info with generated columns), foreign_key_list, index_list and index_info. */
+export const sqliteCatalogue: CatalogueReader = {
+  async read(knex: Knex) {
+    // sqlite_ names are SQLite's own (sqlite_sequence, sqlite_stat1).
+    const found = await rows<{ name: string; type: 'table' | 'view'; sql: string | null }>(
+      knex,
+      "select name, type, sql from sqlite_schema where type in ('table', 'view') and name not like 'sqlite\\_%' escape '\\' order by name",
+    );
+    const tables: TableRow[] = found.map((t) => ({ name: t.name, kind: t.type }));
+    const columns: ColumnRow[] = [];
+    const constraints: ConstraintRow[] = [];
+    const primaryKeys = new Map<string, string[]>();
+    const foreign: { table: string; keys: ForeignKeyRow[] }[] = [];
+    for (const t of found) {
+      const info = (await rows<XInfo>(knex, 'select * from pragma_table_xinfo(?)', [t.name])).filter((c) => c.hidden !== 1);
+      const pk = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+      // INTEGER PRIMARY KEY is the rowid, numbered on insert, except in a WITHOUT ROWID table.
+      const rowid = pk.length === 1 && t.type === 'table' && !/without\s+rowid/i.test(t.sql ?? '') ? pk[0] : undefined;
+      for (const c of info) {
+        columns.push({
+          table: t.name,
+          name: c.name,
+          sqlType: c.type,
+          ...sqliteType(c.type),
+          nullable: c.notnull === 0 && c.name !== rowid,
+          default: c.dflt_value,
+          auto_increment: c.name === rowid && c.type.toLowerCase() === 'integer',
+          computed: c.hidden === 2 || c.hidden === 3,
+        });
+      }
+      if (pk.length) {
+        primaryKeys.set(t.name, pk);
+        constraints.push({ table: t.name, kind: 'primary', columns: pk });
+      }
+      if (t.type === 'view') continue;
+      for (const index of await rows<IndexRow>(knex, 'select * from pragma_index_list(?)', [t.name])) {
+        if (!index.unique || index.origin === 'pk' || index.partial) continue;
+        const parts = await rows<{ name: string | null }>(knex, 'select name from pragma_index_info(?) order by seqno', [index.name]);
+        // An index over an expression names no column.
+        if (parts.every((p) => p.name !== null)) constraints.push({ table: t.name, kind: 'unique', columns: parts.map((p) => p.name!) });
+      }
+      foreign.push({ table: t.name, keys: await rows<ForeignKeyRow>(knex, 'select * from pragma_foreign_key_list(?) order by id, seq', [t.name]) });
+    }
+    for (const { table, keys } of foreign) {
+      const byId = new Map<number, ForeignKeyRow[]>();
+      for (const k of keys) byId.set(k.id, [...(byId.get(k.id) ?? []), k]);
+      // SQLite lists its foreign keys last to first; the declaration order is the one to keep.
+      for (const parts of [...byId.entries()].sort((a, b) => b[0] - a[0]).map(([, p]) => p)) {
+        const target = parts[0]!.table;
+        const references = parts.every((p) => p.to !== null) ? parts.map((p) => p.to!) : (primaryKeys.get(target) ?? []);
+        constraints.push({ table, kind: 'foreign', columns: parts.map((p) => p.from), target, references });
+      }
+    }
+    return { dialect: 'sqlite', tables: assembleTables(tables, columns, constraints) };
+  },
+};

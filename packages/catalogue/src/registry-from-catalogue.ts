@@ -1,0 +1,152 @@
+import { defineModel, HTTP_METHODS, Registry, type CollectionRegistration, type HttpMethod, type ModelSchema, type RelationshipSchema } from '@colapi/schema';
+import type { Catalogue, CatalogueTable } from './catalogue.js';
+import type { CatalogueConfig, CollectionConfig, TableConfig } from './config.js';
+import { CatalogueConfigError } from './config-error.js';
+import { deriveRelationships, type ModelTable } from './derive-relationships.js';
+import { joinTableKeys } from './join-table.js';
+import { modelName } from './naming.js';
+import { joinColumns, servedColumns, type ServedColumns } from './served-model.js';
+
+/** Tables of knex's migrations: bookkeeping of a tool, not data; served only when `expose` lists them. */
+const TOOL_TABLES: ReadonlySet<string> = new Set(['knex_migrations', 'knex_migrations_lock']);
+
+interface ServedTable extends ServedColumns {
+  readonly table: CatalogueTable;
+  readonly model: string;
+}
+
+export interface CatalogueRegistry {
+  readonly registry: Registry;
+  /** One model per served table, by table name. */
+  readonly models: ReadonlyMap<string, ModelSchema>;
+  /** What was left out and why, one line each: `table.column: reason`. */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Turns a catalogue and a configuration into the registry of a server: a model per table or view it can
+ * serve (views are read-only), relationships from foreign keys and join tables (see deriveRelationships),
+ * and the collections with their registration options. What cannot be served is left out with a warning;
+ * a configuration that does not fit the catalogue throws a CatalogueConfigError naming the place.
+ */
+export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueConfig = {}): CatalogueRegistry {
+  const warnings: string[] = [];
+  const warn = (table: string, message: string, column?: string) => warnings.push(`${table}${column === undefined ? '' : `.${column}`}: ${message}`);
+  const byName = new Map(catalogue.tables.map((t) => [t.name, t]));
+  for (const name of Object.keys(config.tables ?? {})) {
+    if (!byName.has(name)) throw new CatalogueConfigError(`tables.${name}`, `no table or view "${name}" in ${where(catalogue)}`);
+  }
+  (config.expose ?? []).forEach((name, i) => {
+    if (!byName.has(name)) throw new CatalogueConfigError(`expose[${i}]`, `no table or view "${name}" in ${where(catalogue)}`);
+  });
+  const settings = (t: string): TableConfig => config.tables?.[t] ?? {};
+  const hidden = new Set(catalogue.tables.filter((t) => settings(t.name).hidden).map((t) => t.name));
+  const exposed = config.expose ? new Set(config.expose) : undefined;
+  const candidates = catalogue.tables.filter((t) => !hidden.has(t.name) && (exposed ? exposed.has(t.name) : !TOOL_TABLES.has(t.name)));
+
+  const fixed = joinColumns(catalogue.tables);
+  const served = new Map<string, ServedTable>();
+  const modelNames = new Set<string>();
+  for (const t of candidates) {
+    const join = joinTableKeys(t);
+    if (join && settings(t.name).key === undefined) {
+      // A join table is a relationship, not a collection; say so only when it was asked for.
+      if (exposed) warn(t.name, `a join table: served as the many-to-many relationships of ${join[0].table} and ${join[1].table}, not as a collection`);
+      continue;
+    }
+    const columns = servedColumns(t, settings(t.name), `tables.${t.name}`, fixed, (m, c) => warn(t.name, m, c));
+    if (!columns) continue;
+    if ((settings(t.name).collections?.[0]?.name ?? t.name) === 'eval') {
+      warn(t.name, 'the collection name "eval" is reserved for function evaluation; the table is left out (name its collection in tables.eval.collections)');
+      continue;
+    }
+    let model = modelName(t.name);
+    if (modelNames.has(model)) model = t.name;
+    modelNames.add(model);
+    served.set(t.name, { table: t, model, key: columns.key, columns: columns.columns });
+  }
+
+  const modelTables = new Map<string, ModelTable>(
+    [...served].map(([name, s]) => [name, { table: s.table, model: s.model, columns: new Set(s.columns.map((c) => c.name)) }]),
+  );
+  const relationships = deriveRelationships(modelTables, catalogue.tables, hidden, (t, m) => warn(t, m));
+
+  const models = new Map<string, ModelSchema>();
+  const registrations: CollectionRegistration[] = [];
+  for (const [name, s] of served) {
+    const path = `tables.${name}`;
+    const rels = configuredRelationships(relationships.get(name) ?? [], settings(name), path, new Set(s.columns.map((c) => c.name)));
+    const model = defineModel({ name: s.model, table: name, key: s.key, columns: [...s.columns], relationships: rels });
+    models.set(name, model);
+    for (const registration of collections(s.table, model, settings(name), path)) registrations.push(registration);
+  }
+  return { registry: registryOf(registrations), models, warnings };
+}
+
+function where(catalogue: Catalogue): string {
+  return catalogue.schema === undefined ? 'the database' : `${catalogue.dialect === 'postgres' ? 'schema' : 'database'} ${catalogue.schema}`;
+}
+
+/** Renames and hides relationships as the table's `relationships` says, by their derived names. */
+function configuredRelationships(derived: readonly RelationshipSchema[], config: TableConfig, path: string, columns: ReadonlySet<string>): RelationshipSchema[] {
+  const known = new Set(derived.map((r) => r.name));
+  for (const name of Object.keys(config.relationships ?? {})) {
+    if (!known.has(name)) {
+      const list = known.size ? [...known].join(', ') : 'none';
+      throw new CatalogueConfigError(`${path}.relationships.${name}`, `no relationship "${name}" is derived for this table (derived: ${list})`);
+    }
+  }
+  const out: RelationshipSchema[] = [];
+  const names = new Set(columns);
+  for (const r of derived) {
+    const settings = config.relationships?.[r.name] ?? {};
+    if (settings.hidden) continue;
+    const name = settings.name ?? r.name;
+    if (names.has(name)) throw new CatalogueConfigError(`${path}.relationships.${r.name}.name`, `"${name}" is already the name of a field of this table`);
+    names.add(name);
+    out.push({ ...r, name });
+  }
+  return out;
+}
+
+const READ_ONLY: readonly HttpMethod[] = ['GET'];
+
+/** The collections of one table: as configured, or one named after the table; a view's are read-only. */
+function collections(table: CatalogueTable, model: ModelSchema, config: TableConfig, path: string): CollectionRegistration[] {
+  const list: readonly CollectionConfig[] = config.collections ?? [{}];
+  if (list.length === 0) throw new CatalogueConfigError(`${path}.collections`, 'list at least one collection, or hide the table with "hidden": true');
+  const fields = new Set([...model.columns.keys(), ...model.relationships.keys()]);
+  const keyColumn = model.columns.get(model.key)!;
+  return list.map((options, i) => {
+    const at = `${path}.collections[${i}]`;
+    if (i > 0 && options.name === undefined) throw new CatalogueConfigError(`${at}.name`, 'every collection but the first of a table needs a name');
+    for (const list of ['only', 'exclude'] as const) {
+      (options[list] ?? []).forEach((field, j) => {
+        if (!fields.has(field)) throw new CatalogueConfigError(`${at}.${list}[${j}]`, `"${field}" is not a field of ${table.name} (fields: ${[...fields].join(', ')})`);
+      });
+    }
+    const methods = options.methods ?? (table.kind === 'view' ? READ_ONLY : HTTP_METHODS);
+    if (table.kind === 'view' && methods.some((m) => m !== 'GET')) {
+      throw new CatalogueConfigError(`${at}.methods`, `${table.name} is a view, served read-only: GET only`);
+    }
+    return {
+      model,
+      options: {
+        ...options,
+        name: options.name ?? table.name,
+        methods,
+        // A key the database does not number is the client's to choose.
+        allow_client_generated_ids: options.allow_client_generated_ids ?? !keyColumn.generated,
+      },
+    };
+  });
+}
+
+/** The registry; a rule of the schema package broken by the configuration comes out as a config error. */
+function registryOf(registrations: readonly CollectionRegistration[]): Registry {
+  try {
+    return new Registry(registrations);
+  } catch (error) {
+    throw new CatalogueConfigError('tables', (error as Error).message);
+  }
+}
