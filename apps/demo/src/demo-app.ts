@@ -1,3 +1,4 @@
+import { browsableApi, openApiRoute } from '@colapi/browser';
 import type { Registry } from '@colapi/schema';
 import { createApi } from '@colapi/server-koa';
 import { connect, disconnect, redactUrl, type Database } from '@colapi/sql-compiler';
@@ -8,11 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { prepareSqliteFolder } from './config.js';
 import { formatByName } from './formats.js';
-import { openApiRoute } from './openapi-route.js';
 import { demoRegistry } from './registry.js';
 import { requestLog } from './request-log.js';
 import { seedIfEmpty } from './seed.js';
-import { browsableApi } from './static-files.js';
 import { createTables } from './tables.js';
 
 export interface DemoOptions {

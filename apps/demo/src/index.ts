@@ -5,5 +5,5 @@ export { createTables, TABLES } from './tables.js';
 export { generateBookshop, type Rows, type SeedCounts } from './seed-data.js';
 export { isEmpty, seedIfEmpty } from './seed.js';
 export { requestLog } from './request-log.js';
-export { openApiRoute } from './openapi-route.js';
+export { browsableApi, openApiRoute } from '@colapi/browser';
 export { FORMATS, formatByName } from './formats.js';

@@ -1,0 +1,2 @@
+export { browsableApi } from './browsable-api.js';
+export { openApiRoute } from './openapi-route.js';
