@@ -1,5 +1,5 @@
 import { ApiError, type ErrorCode, type ErrorSource, type Route } from '@colapi/query-ast';
-import type { ModelSchema, Registry } from '@colapi/schema';
+import { foreignKeyColumns, type CollectionSchema, type Registry } from '@colapi/schema';
 import type { Database, DatabaseErrorKind, ErrorPlace } from '@colapi/sql-compiler';
 
 const MESSAGES: Record<DatabaseErrorKind, [number, string, string]> = {
@@ -64,21 +64,57 @@ export async function classifiedError(database: Database, registry: Registry, ro
   return databaseError(kind, place && fieldsAtFault(registry, route, place));
 }
 
+/**
+ * The fields at fault, as the collection that owns them shows them: the request's own collection when the
+ * database names its table or none, else a collection of the one model of the table the database names. A
+ * column the collection hides is never named (nor pointed at): it is shown by its own name when the
+ * collection shows the column, else by the name of a belongs-to relationship the collection shows that joins
+ * on it; when one column is hidden both ways, the error keeps its generic detail.
+ */
 function fieldsAtFault(registry: Registry, route: Route, place: ErrorPlace): FieldsAtFault | undefined {
+  if (place.columns.length === 0) return undefined;
   const own = registry.collection(route.collection);
-  let model: ModelSchema | undefined;
-  let owner: string | undefined;
-  if (own && (place.table === undefined || own.model.table === place.table)) [model, owner] = [own.model, own.name];
-  else if (place.table !== undefined) {
+  let collection: CollectionSchema | undefined;
+  let names: string[] | undefined;
+  if (own && (place.table === undefined || own.model.table === place.table)) {
+    collection = own;
+    names = shownNames(own, place.columns);
+  } else if (place.table !== undefined) {
     const models = [...registry.models.values()].filter((m) => m.table === place.table);
-    const other = models.length === 1 ? [...registry.collections.values()].find((c) => c.model === models[0]) : undefined;
-    if (other) [model, owner] = [other.model, other.name];
+    if (models.length === 1) {
+      for (const c of registry.collections.values()) {
+        if (c.model !== models[0]) continue;
+        names = shownNames(c, place.columns);
+        if (names) {
+          collection = c;
+          break;
+        }
+      }
+    }
   }
-  if (!model || !owner || place.columns.length === 0 || !place.columns.every((c) => model.columns.has(c))) return undefined;
+  if (!collection || !names) return undefined;
   // A pointer only into the request's own resource, and only for a single field.
   const [column] = place.columns;
-  if (model !== own?.model || place.columns.length !== 1 || column === undefined) return { owner, names: place.columns };
-  const relationship = [...model.relationships.values()].find((r) => r.join.kind === 'belongs-to' && r.join.ownColumn === column);
-  const pointer = column === model.key ? '/data/id' : relationship ? `/data/relationships/${relationship.name}` : `/data/attributes/${column}`;
-  return { owner, names: place.columns, pointer };
+  if (collection !== own || place.columns.length !== 1 || column === undefined) return { owner: collection.name, names };
+  const model = collection.model;
+  const relationship = shownForeignKey(collection, column);
+  const pointer = column === model.key ? '/data/id' : relationship ? `/data/relationships/${relationship}` : foreignKeyColumns(model).has(column) ? undefined : `/data/attributes/${column}`;
+  return { owner: collection.name, names, pointer };
+}
+
+/** The names under which a collection shows columns, or undefined when it hides one of them. */
+function shownNames(collection: CollectionSchema, columns: readonly string[]): string[] | undefined {
+  const names: string[] = [];
+  for (const column of columns) {
+    const name = collection.columns.has(column) ? column : shownForeignKey(collection, column);
+    if (name === undefined) return undefined;
+    names.push(name);
+  }
+  return names;
+}
+
+/** The belongs-to relationship the collection shows that joins on a column, if any. */
+function shownForeignKey(collection: CollectionSchema, column: string): string | undefined {
+  for (const r of collection.relationships.values()) if (r.join.kind === 'belongs-to' && r.join.ownColumn === column) return r.name;
+  return undefined;
 }

@@ -188,3 +188,87 @@ describe('classifiedError', () => {
     });
   });
 });
+
+describe('classifiedError: only the fields a collection shows', () => {
+  const team = defineModel({
+    name: 'Team',
+    table: 'team',
+    columns: [
+      { name: 'id', type: 'integer', nullable: false, generated: true },
+      { name: 'title', type: 'string', nullable: false },
+      { name: 'secret', type: 'string', nullable: true },
+    ],
+  });
+  const user = defineModel({
+    name: 'User',
+    table: 'app_user',
+    columns: [
+      { name: 'id', type: 'integer', nullable: false, generated: true },
+      { name: 'email', type: 'string', nullable: false },
+      { name: 'api_token', type: 'string', nullable: true },
+      { name: 'team_id', type: 'integer', nullable: true },
+      { name: 'mentor_id', type: 'integer', nullable: true },
+    ],
+    relationships: [
+      { name: 'team', cardinality: 'one', target: 'Team', join: { kind: 'belongs-to', ownColumn: 'team_id', targetColumn: 'id' } },
+      { name: 'mentor', cardinality: 'one', target: 'User', join: { kind: 'belongs-to', ownColumn: 'mentor_id', targetColumn: 'id' } },
+    ],
+  });
+  const registry = new Registry([
+    // The foreign key team_id is hidden, its relationship shown; mentor_id is shown, its relationship hidden.
+    { model: user, options: { name: 'users', exclude: ['api_token', 'team_id', 'mentor'] } },
+    { model: user, options: { name: 'user_names', only: ['email'] } },
+    // The first collection of team hides secret; a second one shows it.
+    { model: team, options: { name: 'teams', exclude: ['secret'] } },
+    { model: team, options: { name: 'team_secrets' } },
+  ]);
+  const GENERIC = 'a resource with the same unique value exists already';
+  const database = (place: ErrorPlace): Database =>
+    ({ knex: undefined, dialect: { classifyError: () => 'unique-violation', errorPlace: async () => place } }) as unknown as Database;
+  const classify = (collection: string, place: ErrorPlace) => classifiedError(database(place), registry, { collection }, new Error('duplicate key'));
+
+  const HIDDEN: [string, string, ErrorPlace][] = [
+    ['an excluded column', 'users', { table: 'app_user', columns: ['api_token'] }],
+    ['an excluded column, the database naming no table', 'users', { columns: ['api_token'] }],
+    ['an excluded column among shown ones', 'users', { table: 'app_user', columns: ['email', 'api_token'] }],
+    ['a column outside `only`', 'user_names', { table: 'app_user', columns: ['api_token'] }],
+    ['a foreign key outside `only`, its relationship too', 'user_names', { table: 'app_user', columns: ['team_id'] }],
+    ['a column of another table that no collection of its model shows', 'teams', { table: 'app_user', columns: ['api_token'] }],
+  ];
+  for (const [why, collection, place] of HIDDEN) {
+    it(`keeps the generic detail, without pointer, for ${why}`, async () => {
+      const e = await classify(collection, place);
+      expect(e).to.deep.include({ status: 409, title: 'Conflict', detail: GENERIC, code: 'unique-violation' });
+      expect(e?.source).to.equal(undefined);
+      expect(e?.detail).to.not.contain('api_token');
+    });
+  }
+
+  it('still names and points at a shown column', async () => {
+    expect(await classify('users', { table: 'app_user', columns: ['email'] })).to.deep.include({
+      detail: '"email" must be unique: another users has the same value',
+      source: { pointer: '/data/attributes/email' },
+    });
+    expect((await classify('user_names', { table: 'app_user', columns: ['id'] }))?.source).to.deep.equal({ pointer: '/data/id' });
+  });
+
+  it('names a hidden foreign key by the relationship the collection shows', async () => {
+    expect(await classify('users', { table: 'app_user', columns: ['team_id'] })).to.deep.include({
+      detail: '"team" must be unique: another users has the same value',
+      source: { pointer: '/data/relationships/team' },
+    });
+  });
+
+  it('names a shown foreign key whose relationship is hidden, without pointer (it is no attribute)', async () => {
+    const e = await classify('users', { table: 'app_user', columns: ['mentor_id'] });
+    expect(e?.detail).to.equal('"mentor_id" must be unique: another users has the same value');
+    expect(e?.source).to.equal(undefined);
+  });
+
+  it('names the field of another table by a collection of its model that shows it', async () => {
+    const e = await classify('users', { table: 'team', columns: ['secret'] });
+    expect(e?.detail).to.equal('"secret" must be unique: another team_secrets has the same value');
+    expect(e?.source).to.equal(undefined);
+    expect((await classify('users', { table: 'team', columns: ['title'] }))?.detail).to.equal('"title" must be unique: another teams has the same value');
+  });
+});
