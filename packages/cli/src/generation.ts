@@ -1,0 +1,125 @@
+import { browsableApi, openApiRoute } from '@colapi/browser';
+import { CatalogueConfigError, catalogueReader, readCatalogue, registryFromCatalogue, type Catalogue, type CatalogueConfig } from '@colapi/catalogue';
+import type { Registry } from '@colapi/schema';
+import { createApi, type ApiOptions } from '@colapi/server-koa';
+import { connect, dialectForUrl, disconnect, redactUrl, type ConnectOptions, type Database } from '@colapi/sql-compiler';
+import Koa from 'koa';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { wireFormat } from './formats.js';
+import { ConfigError } from './validate-config.js';
+
+/** The database could not be reached or read; the message is one line fit for a user. */
+export class DatabaseUnavailable extends Error {
+  override name = 'DatabaseUnavailable';
+}
+
+export interface GenerationSettings {
+  readonly databaseUrl: string;
+  readonly format: string;
+  /** The schema asked for on the command line; else the configuration's; else the reader's default. */
+  readonly schema?: string;
+  readonly config: CatalogueConfig;
+  /** How errors of the configuration name it, e.g. its file; default `configuration`. */
+  readonly configSource?: string;
+  /** Extra connection settings (tests: a small pool). */
+  readonly connect?: ConnectOptions;
+  /** Extra createApi options (tests: hooks, limits). */
+  readonly api?: Partial<ApiOptions>;
+  readonly onUnexpectedError?: (error: unknown) => void;
+}
+
+/**
+ * One reading of the catalogue, served: its own pool, registry and Koa app. A reload makes a new generation
+ * and retires the old one, which finishes the requests it has begun and then closes its pool; a pool of its
+ * own means no connection keeps a statement prepared against the schema before the migration.
+ */
+export interface Generation {
+  readonly registry: Registry;
+  readonly warnings: readonly string[];
+  readonly database: Database;
+  /** The schema read (PostgreSQL) or database name (MariaDB/MySQL); undefined for SQLite. */
+  readonly schema?: string;
+  /** Serves one request, counting it in flight until its answer is complete. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Resolves once the requests in flight are answered and the pool is closed. */
+  retire(): Promise<void>;
+}
+
+/** Opens a pool, reads the catalogue and builds the app; throws DatabaseUnavailable or a configuration error. */
+export async function openGeneration(settings: GenerationSettings): Promise<Generation> {
+  const dialect = dialectForUrl(settings.databaseUrl);
+  const schema = settings.schema ?? settings.config.schema;
+  if (schema !== undefined && catalogueReader(dialect.name).defaultSchema === undefined) {
+    throw new ConfigError(`a schema cannot be chosen on ${dialect.name}: it serves the database the URL names`);
+  }
+  const database = connect(settings.databaseUrl, {
+    acquireConnectionTimeout: 10_000,
+    // Unqualified table names must find the chosen schema's tables first.
+    ...(schema === undefined ? {} : { searchPath: [schema] }),
+    ...settings.connect,
+  });
+  try {
+    const catalogue = await read(database, settings.databaseUrl, schema);
+    const { registry, warnings } = fromCatalogue(catalogue, settings);
+    const format = wireFormat(settings.format);
+    const app = new Koa();
+    app.use(browsableApi());
+    app.use(openApiRoute('/api/openapi.json', registry, { format, title: `colapi: ${catalogue.schema ?? redactUrl(settings.databaseUrl)}` }));
+    app.use(createApi({ registry, database, format, serverTiming: true, ...(settings.onUnexpectedError ? { onUnexpectedError: settings.onUnexpectedError } : {}), ...settings.api }));
+    return servedGeneration(app, database, registry, warnings, catalogue.schema);
+  } catch (error) {
+    await disconnect(database).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The registry of a catalogue; a configuration that does not fit it is an error naming the file. */
+function fromCatalogue(catalogue: Catalogue, settings: GenerationSettings) {
+  try {
+    return registryFromCatalogue(catalogue, settings.config);
+  } catch (error) {
+    if (error instanceof CatalogueConfigError) throw new ConfigError(`${settings.configSource ?? 'configuration'}: ${error.message}`);
+    throw error;
+  }
+}
+
+async function read(database: Database, url: string, schema: string | undefined) {
+  try {
+    await database.knex.raw('select 1');
+  } catch (error) {
+    const reason = (error as Error).message?.split('\n')[0] || String(error);
+    throw new DatabaseUnavailable(`cannot reach the database at ${redactUrl(url)}: ${reason}`);
+  }
+  return readCatalogue(database, schema === undefined ? {} : { schema });
+}
+
+function servedGeneration(app: Koa, database: Database, registry: Registry, warnings: readonly string[], schema: string | undefined): Generation {
+  const handler = app.callback();
+  let inFlight = 0;
+  let retired: (() => void) | undefined;
+  let closed: Promise<void> | undefined;
+  const settle = () => {
+    if (retired && inFlight === 0) retired();
+  };
+  return {
+    registry,
+    warnings,
+    database,
+    ...(schema === undefined ? {} : { schema }),
+    handle(req, res) {
+      inFlight++;
+      // Koa's handler settles once the answer is written (or failed): then the request no longer needs the pool.
+      void Promise.resolve(handler(req, res)).finally(() => {
+        inFlight--;
+        settle();
+      });
+    },
+    retire() {
+      closed ??= new Promise<void>((resolve) => {
+        retired = resolve;
+        settle();
+      }).then(() => disconnect(database));
+      return closed;
+    },
+  };
+}

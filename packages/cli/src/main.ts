@@ -1,0 +1,109 @@
+import { redactUrl } from '@colapi/sql-compiler';
+import { HELP, parseArguments, UsageError, type ServeArguments } from './arguments.js';
+import { DEFAULT_CONFIG_FILE, loadConfig } from './config-file.js';
+import { DatabaseUnavailable, type Generation } from './generation.js';
+import { serveCatalogue, type CatalogueServer } from './serve.js';
+import { ConfigError } from './validate-config.js';
+
+export interface Output {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+const STD: Output = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };
+
+/**
+ * `colapi …`: answers the exit code for a command that ends by itself (help, a mistake, a failed start), or
+ * undefined once the server runs (it then ends on SIGTERM or SIGINT).
+ */
+export async function main(argv: readonly string[], out: Output = STD): Promise<number | undefined> {
+  try {
+    const args = parseArguments(argv);
+    if (args.command === 'help') {
+      out.stdout(`${HELP}\n`);
+      return 0;
+    }
+    const running = await start(args, out);
+    handleSignals(running, out);
+    return undefined;
+  } catch (error) {
+    return failure(error, out);
+  }
+}
+
+/** The configuration file, read again at each reload. */
+const configReader = (args: ServeArguments) => () => loadConfig(args.config).config;
+
+async function start(args: ServeArguments, out: Output): Promise<CatalogueServer> {
+  const readConfig = configReader(args);
+  const running = await serveCatalogue({
+    databaseUrl: args.databaseUrl,
+    format: args.format,
+    port: args.port,
+    host: args.host,
+    ...(args.schema === undefined ? {} : { schema: args.schema }),
+    config: readConfig,
+    configSource: args.config ?? DEFAULT_CONFIG_FILE,
+    onUnexpectedError: (error) => out.stderr(`colapi: a request failed with 500: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+  });
+  const g = running.current();
+  const where = `${redactUrl(args.databaseUrl)}${g.schema !== undefined && g.database.dialect.name === 'postgres' ? ` (schema ${g.schema})` : ''}`;
+  out.stderr(`colapi: serving ${summary(g)} of ${where} in ${args.format}\n`);
+  for (const w of g.warnings) out.stderr(`warning: ${w}\n`);
+  out.stdout(`listening on ${running.origin}\n`);
+  out.stderr(`  browse ${running.origin}/  ·  OpenAPI ${running.origin}/api/openapi.json  ·  kill -HUP ${process.pid} reloads the catalogue\n`);
+  return running;
+}
+
+function summary(g: Generation): string {
+  const names = [...g.registry.collections.keys()];
+  return `${names.length} collection${names.length === 1 ? '' : 's'} (${names.join(', ')})`;
+}
+
+function handleSignals(running: CatalogueServer, out: Output): void {
+  process.on('SIGHUP', () => {
+    out.stderr('colapi: SIGHUP: reading the configuration and the catalogue again\n');
+    running.reload().then(
+      (g) => {
+        for (const w of g.warnings) out.stderr(`warning: ${w}\n`);
+        out.stdout(`reloaded: ${summary(g)}\n`);
+      },
+      (error: unknown) => out.stderr(`colapi: reload failed, still serving the previous schema: ${message(error)}\n`),
+    );
+  });
+  let stopping = false;
+  const stop = () => {
+    // A second signal means now.
+    if (stopping) process.exit(1);
+    stopping = true;
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Expected failures are one line and an exit code; anything else keeps its stack. */
+function failure(error: unknown, out: Output): number {
+  if (error instanceof UsageError || error instanceof ConfigError) {
+    out.stderr(`colapi: ${error.message}\n`);
+    return 2;
+  }
+  if (error instanceof DatabaseUnavailable) {
+    out.stderr(`colapi: ${error.message}\n`);
+    return 1;
+  }
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    out.stderr(`colapi: cannot listen: ${message(error)}; choose another --port\n`);
+    return 1;
+  }
+  out.stderr(`colapi: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return 1;
+}

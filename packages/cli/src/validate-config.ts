@@ -1,0 +1,115 @@
+import type { CatalogueConfig } from '@colapi/catalogue';
+import { COLUMN_TYPES, HTTP_METHODS } from '@colapi/schema';
+
+/** A configuration file that is not what `colapi serve` reads; the message names the file and the place in it. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Check = (value: unknown, path: string) => void;
+
+const fail = (path: string, reason: string): never => {
+  throw new ConfigError(`${path}: ${reason}`);
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const string: Check = (v, path) => {
+  if (typeof v !== 'string' || v === '') fail(path, `must be a non-empty string, not ${JSON.stringify(v)}`);
+};
+const boolean: Check = (v, path) => {
+  if (typeof v !== 'boolean') fail(path, `must be true or false, not ${JSON.stringify(v)}`);
+};
+const oneOf =
+  (choices: readonly string[]): Check =>
+  (v, path) => {
+    if (typeof v !== 'string' || !choices.includes(v)) fail(path, `must be one of ${choices.join(', ')}, not ${JSON.stringify(v)}`);
+  };
+const listOf =
+  (item: Check): Check =>
+  (v, path) => {
+    if (!Array.isArray(v)) return fail(path, `must be a list, not ${JSON.stringify(v)}`);
+    v.forEach((x, i) => item(x, `${path}[${i}]`));
+  };
+const mapOf =
+  (entry: Check): Check =>
+  (v, path) => {
+    if (!isObject(v)) return fail(path, 'must be an object keyed by name');
+    for (const [k, x] of Object.entries(v)) entry(x, `${path}.${k}`);
+  };
+
+/** An object with these settings only; an unknown one is named, with the known one it most resembles. */
+const shape =
+  (fields: Readonly<Record<string, Check>>): Check =>
+  (v, path) => {
+    if (!isObject(v)) return fail(path, `must be an object, not ${JSON.stringify(v)}`);
+    for (const [k, x] of Object.entries(v)) {
+      const check = fields[k];
+      if (!check) {
+        const near = closest(k, Object.keys(fields));
+        fail(`${path}.${k}`, `unknown setting${near ? ` (did you mean ${near}?)` : ''}; known: ${Object.keys(fields).join(', ')}`);
+      }
+      check!(x, `${path}.${k}`);
+    }
+  };
+
+const collection = shape({
+  name: string,
+  methods: listOf(oneOf(HTTP_METHODS)),
+  allow_functions: boolean,
+  allow_client_generated_ids: boolean,
+  only: listOf(string),
+  exclude: listOf(string),
+  allow_to_many_replacement: boolean,
+  allow_to_many_removal: boolean,
+  total: oneOf(['exact', 'estimated', 'none']),
+});
+
+const table = shape({
+  hidden: boolean,
+  key: string,
+  columns: mapOf(shape({ name: string, hidden: boolean, type: oneOf(Object.keys(COLUMN_TYPES)) })),
+  relationships: mapOf(shape({ name: string, hidden: boolean })),
+  collections: listOf(collection),
+});
+
+const root = shape({
+  // An editor's schema reference is allowed and ignored.
+  $schema: string,
+  schema: string,
+  expose: listOf(string),
+  tables: mapOf(table),
+});
+
+/** Checks the parsed JSON of a configuration file against what `colapi serve` reads. */
+export function validateConfig(value: unknown, source: string): CatalogueConfig {
+  try {
+    root(value, source);
+  } catch (error) {
+    // The root's own path is the file; the places under it read `file: tables.person.…`.
+    if (error instanceof ConfigError) throw new ConfigError(error.message.replace(`${source}.`, `${source}: `));
+    throw error;
+  }
+  const { $schema: _ignored, ...config } = value as CatalogueConfig & { $schema?: string };
+  return config;
+}
+
+/** The known word nearest to a misspelt one (edit distance at most 3), if any. */
+function closest(word: string, known: readonly string[]): string | undefined {
+  let best: [string, number] | undefined;
+  for (const k of known) {
+    const d = distance(word.toLowerCase(), k.toLowerCase());
+    if (d <= 3 && (!best || d < best[1])) best = [k, d];
+  }
+  return best?.[0];
+}
+
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
