@@ -1,4 +1,4 @@
-import type { ModelSchema } from '@colapi/schema';
+import { sqlColumn, type ModelSchema } from '@colapi/schema';
 import type { Filter, FunctionCall } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
@@ -22,7 +22,7 @@ function selectList(ctx: CompileContext, model: ModelSchema, alias: string, func
       const fn = SQL[f.name];
       if (!fn) throw new Error(`function ${f.name} is not whitelisted`);
       const column = model.columns.get(f.column)!;
-      let arg = dialect.readColumn(knex, `${alias}.${f.column}`, column);
+      let arg = dialect.readColumn(knex, `${alias}.${sqlColumn(column)}`, column);
       // min and max of text follow code points on every dialect, as sorting does, whatever the collation.
       if ((fn === 'min' || fn === 'max') && column.type === 'string' && dialect.exactText) arg = dialect.exactText(knex, arg);
       if (fn === 'avg' && dialect.averageArgument) arg = dialect.averageArgument(knex, arg);

@@ -1,4 +1,4 @@
-import type { CollectionSchema, ModelSchema, RelationshipSchema } from '@colapi/schema';
+import { sqlColumn, type CollectionSchema, type ModelSchema, type RelationshipSchema } from '@colapi/schema';
 import { Aliases } from './aliases.js';
 import type { Filter, ReadQuery } from '@colapi/query-ast';
 import type { Knex } from 'knex';
@@ -22,14 +22,14 @@ export interface ListSql {
 }
 
 /**
- * Column list of a model in its read form, each aliased to its own name; columns of the table `alias`, or
+ * Column list of a model in its read form, each aliased to its own (API) name; columns of the table `alias`, or
  * unqualified when `alias` is empty (a RETURNING list). Compiled once per dialect, model and alias.
  */
 export function selectColumns(ctx: CompileContext, model: ModelSchema, alias: string): Knex.Raw[] {
   const { knex, dialect } = ctx;
   const list = compiledFragment(knex, dialect, model, `columns ${alias}`, () => {
     const columns = [...model.columns.values()].map((c) =>
-      knex.raw('? as ??', [dialect.readColumn(knex, alias ? `${alias}.${c.name}` : c.name, c), c.name]),
+      knex.raw('? as ??', [dialect.readColumn(knex, alias ? `${alias}.${sqlColumn(c)}` : sqlColumn(c), c), c.name]),
     );
     return knex.raw(columns.map(() => '?').join(', '), columns);
   });

@@ -1,4 +1,4 @@
-import type { ColumnSchema, ModelSchema } from '@colapi/schema';
+import { sqlColumn, type ColumnSchema, type ModelSchema } from '@colapi/schema';
 import { isNow } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { selectColumns } from './compile-select.js';
@@ -6,13 +6,13 @@ import { compiledText } from './compiled-fragment.js';
 import type { CompiledStatement } from './run-statement.js';
 import type { CompileContext } from './field-expression.js';
 
-/** Checked wire values in the form each column stores them; NowValue becomes the database's clock. */
+/** Checked wire values in the form each column stores them, by column name in SQL; NowValue becomes the database's clock. */
 export function storedValues(ctx: CompileContext, model: ModelSchema, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     const column = model.columns.get(name);
     if (!column) throw new Error(`model ${model.name} has no column ${name}`);
-    out[name] = storedValue(ctx, column, value);
+    out[sqlColumn(column)] = storedValue(ctx, column, value);
   }
   return out;
 }
@@ -76,7 +76,7 @@ export function compileInsertReturningRow(ctx: CompileContext, model: ModelSchem
       // Compiled with the values of this first create, then kept in the driver's placeholders: the values
       // of a later create of the same shape take the same positions.
       const insert = columns.length
-        ? knex.raw(`insert into ?? (${columns.map(() => '??').join(', ')}) values (${expressions.join(', ')}) returning ?`, [model.table, ...columns, ...(bindings as Knex.Value[]), returning])
+        ? knex.raw(`insert into ?? (${columns.map(() => '??').join(', ')}) values (${expressions.join(', ')}) returning ?`, [model.table, ...columns.map((c) => sqlColumn(model.columns.get(c)!)), ...(bindings as Knex.Value[]), returning])
         : knex.raw('insert into ?? default values returning ?', [model.table, returning]);
       return insert.toSQL().toNative().sql;
     },

@@ -1,4 +1,4 @@
-import type { ColumnSchema, ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
+import { sqlColumn, type ColumnSchema, type ModelSchema, type Registry, type RelationshipSchema } from '@colapi/schema';
 import type { FieldRef } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import type { Aliases } from './aliases.js';
@@ -43,7 +43,7 @@ export function fieldExpression(ctx: CompileContext, model: ModelSchema, alias: 
   if (field.relations.length === 0) {
     const column = model.columns.get(field.column);
     if (!column) throw new Error(`model ${model.name} has no column ${field.column}`);
-    return ctx.dialect.readColumn(ctx.knex, `${alias}.${field.column}`, column);
+    return ctx.dialect.readColumn(ctx.knex, `${alias}.${sqlColumn(column)}`, column);
   }
   const [first, ...rest] = field.relations;
   const rel = model.relationships.get(first!);
