@@ -11,7 +11,8 @@ import { freePort } from '../faults/private-server.js';
 /**
  * SQLite written by several processes (the conformance target's `--workers 2`): one waits for the other's
  * write lock, and when the wait fails (SQLITE_BUSY, or SQLITE_BUSY_SNAPSHOT when a read-then-write transaction
- * lost its snapshot) the server retries once, then answers 503. Never a 500; every 201 is in the file.
+ * lost its snapshot) the server retries within its retry budget, then answers 503. Never a 500; every 201 is in
+ * the file.
  */
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const MEDIA = 'application/vnd.api+json';

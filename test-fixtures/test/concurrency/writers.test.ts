@@ -7,7 +7,8 @@ import { Ledger, lostUpdate } from './ledger.js';
  * elsewhere); afterwards the rows match the successful answers exactly. Each client owns its persons and one
  * tag (exact expectations); all of them fight over three persons' names, five articles' authors and the join
  * rows of those articles (no acknowledged update may be lost). Deadlocks and serialization failures are
- * retried once by the server, then 503: anything else is a failure.
+ * retried by the server within its retry budget, then 503: anything else is a failure, and so are 503s on
+ * more than one request in a thousand.
  */
 const CLIENTS = 32;
 const SECONDS = Number(process.env.CONCURRENCY_SECONDS) || (process.env.CI === 'true' ? 30 : 10);
@@ -111,8 +112,8 @@ describeEachDatabase(
       const unavailable = ledger.statuses.get(503) ?? 0;
       if (process.env.CONCURRENCY_REPORT) console.log(`    ${t().kind}: ${total} requests, ${JSON.stringify([...ledger.statuses])}`);
       expect(ledger.persons.size).to.be.greaterThan(CLIENTS);
-      // A 503 is an honest answer to a repeated deadlock; a run made mostly of them would hide a bug.
-      expect(unavailable / total).to.be.below(0.2);
+      // A 503 is an honest answer to a conflict lost again and again, but retries should make it rare.
+      expect(unavailable / total).to.be.below(0.001);
     });
   },
   { seed: false },
