@@ -5,3 +5,4 @@ export { countQueries } from './query-counter.js';
 export { closeAllTargets, describeEachDatabase, itWhen, type EachDatabaseOptions, type TestTarget } from './harness.js';
 export { tableDigest } from './digest.js';
 export { findLeak, stringsOf } from './leaks.js';
+export { createLibrary } from './library-schema.js';

@@ -35,15 +35,20 @@ export function assembleTables(tables: readonly TableRow[], columns: readonly Co
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((t) => {
       const own = constraints.filter((c) => c.table === t.name);
+      const columnsOf = columns.filter((c) => c.table === t.name);
       const primaryKey = own.find((c) => c.kind === 'primary')?.columns ?? [];
+      const position = (c: ConstraintRow) => columnsOf.findIndex((x) => x.name === c.columns[0]);
+      // In the order of their first columns: catalogues list them by name, which the relationship order should not follow.
       const foreignKeys: CatalogueForeignKey[] = own
         .filter((c) => c.kind === 'foreign' && c.target)
-        .map((c) => ({ columns: [...c.columns], table: c.target!, references: [...(c.references ?? [])] }));
+        .map((c, i) => ({ c, i }))
+        .sort((a, b) => position(a.c) - position(b.c) || a.i - b.i)
+        .map(({ c }) => ({ columns: [...c.columns], table: c.target!, references: [...(c.references ?? [])] }));
       const uniques = own.filter((c) => c.kind === 'unique').map((c) => [...c.columns]);
       return {
         name: t.name,
         kind: t.kind,
-        columns: columns.filter((c) => c.table === t.name).map(column),
+        columns: columnsOf.map(column),
         primaryKey: [...primaryKey],
         uniques: dedupe(uniques),
         foreignKeys,
