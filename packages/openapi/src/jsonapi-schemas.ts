@@ -140,7 +140,8 @@ export function writeDocument(ctx: BuildContext, collection: CollectionSchema, m
     const required: string[] = [];
     for (const c of attributeColumns(collection)) {
       attributes[c.name] = inputSchema(c);
-      if (mode === 'create' && !c.nullable && !c.generated) required.push(c.name);
+      // A column the database fills (a default) is never required.
+      if (mode === 'create' && !c.nullable && !c.generated && !c.hasDefault) required.push(c.name);
     }
     const relationships: Record<string, JsonSchema> = {};
     for (const rel of collection.relationships.values()) {

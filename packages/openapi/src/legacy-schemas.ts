@@ -86,7 +86,7 @@ function writeFields(collection: CollectionSchema, required = false): JsonSchema
   for (const c of collection.columns.values()) {
     if (c.name === collection.model.key) continue;
     properties[c.name] = inputSchema(c);
-    if (required && !c.nullable && !c.generated) needed.push(c.name);
+    if (required && !c.nullable && !c.generated && !c.hasDefault) needed.push(c.name);
   }
   return { type: 'object', properties, ...(needed.length ? { required: needed } : {}) };
 }
