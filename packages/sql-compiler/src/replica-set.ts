@@ -36,12 +36,14 @@ interface Replica {
   lag?: number;
   reason?: string;
   checking?: Promise<void>;
+  /** Checks in a row that found it beyond maxLag. */
+  overLag: number;
 }
 
 /**
  * Read replicas of one primary and which of them serve reads now. A replica joins the rotation only after a
- * check found it reachable and within `maxLag`; a failed or lagging check, or a read that lost its
- * connection (`failed`), takes it out, and the next good check brings it back. Each process keeps its own
+ * check found it reachable and within `maxLag`; a failed check, two checks in a row beyond `maxLag`, or a
+ * read that lost its connection (`failed`) takes it out, and the next good check brings it back. Each process keeps its own
  * view: nothing in it changes what a read answers beyond the lag bound every replica must meet.
  */
 export class ReplicaSet {
@@ -59,7 +61,7 @@ export class ReplicaSet {
     if (!dialect.replicaLag) throw new Error(`${dialect.name} cannot serve reads from replicas`);
     this.maxLag = positive(policy.maxLag ?? 5000, 'replica maxLag');
     this.checkInterval = positive(policy.checkInterval ?? 500, 'replica checkInterval');
-    this.replicas = pools.map(({ url, knex }) => ({ url: redactUrl(url), knex, serving: false, reason: 'not checked yet' }));
+    this.replicas = pools.map(({ url, knex }) => ({ url: redactUrl(url), knex, serving: false, reason: 'not checked yet', overLag: 0 }));
     void this.check();
     this.timer = setInterval(() => void this.check(), this.checkInterval);
     // The checks alone must not keep a process alive that has nothing else to do.
@@ -110,8 +112,12 @@ export class ReplicaSet {
     try {
       const lag = await withTimeout(this.dialect.replicaLag!(replica.knex), Math.max(this.checkInterval, 1000));
       replica.lag = lag;
-      if (lag > this.maxLag) this.set(replica, false, `it is ${Math.round(lag)} ms behind its primary, more than ${this.maxLag}`);
-      else this.set(replica, true);
+      replica.overLag = lag > this.maxLag ? replica.overLag + 1 : 0;
+      // Two checks in a row: one may catch WAL that carries no commit (a vacuum) on its way to replay after
+      // a quiet spell, which PostgreSQL reports as the age of the last commit replayed, however old.
+      if (replica.overLag >= 2 || (replica.overLag === 1 && !replica.serving)) {
+        this.set(replica, false, `it is ${Math.round(lag)} ms behind its primary, more than ${this.maxLag}`);
+      } else if (replica.overLag === 0) this.set(replica, true);
     } catch (error) {
       this.set(replica, false, `its health check failed: ${message(error)}`);
     }
