@@ -64,9 +64,33 @@ function relatedRef(json: unknown, target: CollectionSchema, ctx: DecodeContext,
 }
 
 /**
+ * `{"remove": {id}}` (or `[{id}]`) on a to-one relation: as strict as a to-many `remove`, it names the
+ * related instance by a valid key of its collection (400 otherwise, at its place) and holds nothing else; a
+ * to-one relation holds one instance at most, so one is named. It unlinks that instance only if it is the
+ * one related now, checked by the executor (404 otherwise, nothing changed), as
+ * `DELETE /<c>/<id>/<relation>/<related_id>` does; `null` unsets the relation whatever it holds.
+ */
+function toOneRemoval(value: unknown, rel: RelationshipSchema, target: CollectionSchema, ctx: DecodeContext, pointer: string, depth: number): RelationshipWrite {
+  if (asList(value).some((v) => isObject(v) && v.__delete__ !== undefined)) {
+    throw bad(`__delete__ applies to to-many relationships; ${rel.name} is to-one`, pointer);
+  }
+  if (Array.isArray(value) && value.length !== 1) {
+    throw bad(`${rel.name} is a to-one relationship: {"remove": …} names the one related ${target.name}, as {"${target.model.key}": …}`, pointer);
+  }
+  const [element, at] = Array.isArray(value) ? [value[0], `${pointer}/0`] : [value, pointer];
+  const key = target.model.key;
+  const extra = isObject(element) && element[key] !== undefined && element[key] !== null ? Object.keys(element).find((k) => k !== key) : undefined;
+  if (extra !== undefined) throw bad(`an instance to remove from ${rel.name} holds only its ${key}, not "${extra}"`, `${at}/${extra}`);
+  const named = relatedRef(element, target, ctx, at, depth, true);
+  if (named.kind !== 'existing') throw new Error('an element to remove is always an existing instance');
+  return { mode: 'unlink', id: named.id };
+}
+
+/**
  * The value of a relationship in a POST or PATCH body, per the specification's table: a list replaces a
  * to-many relationship, `{"add": …}` and `{"remove": …}` change it; a to-one relationship takes an object,
- * `{"add": object}`, `{"remove": …}` (unset) or null.
+ * `{"add": object}`, `{"remove": {id}}` (unlinks the instance it names, which must be the related one) or
+ * null (unsets it).
  */
 export function relationshipWrite(value: unknown, rel: RelationshipSchema, ctx: DecodeContext, pointer: string, depth: number): RelationshipWrite {
   if (depth >= ctx.limits.maxIncludeDepth) throw bad(`related instances nest deeper than ${ctx.limits.maxIncludeDepth} levels`, pointer);
@@ -76,13 +100,7 @@ export function relationshipWrite(value: unknown, rel: RelationshipSchema, ctx: 
     if (value === null) return { mode: 'set', target: null };
     if (!isObject(value)) throw bad(`${rel.name} is a to-one relationship: give an object, {"add": object}, {"remove": object} or null`, pointer);
     const op = operationOf(value, rel, pointer);
-    if (op === 'remove') {
-      // Which instance is named does not matter: a to-one relationship holds one at most.
-      if (asList(value.remove).some((v) => isObject(v) && v.__delete__ !== undefined)) {
-        throw bad(`__delete__ applies to to-many relationships; ${rel.name} is to-one`, `${pointer}/remove`);
-      }
-      return { mode: 'set', target: null };
-    }
+    if (op === 'remove') return toOneRemoval(value.remove, rel, target, ctx, `${pointer}/remove`, depth);
     if (op === 'add') {
       const added = Array.isArray(value.add) && value.add.length === 1 ? value.add[0] : value.add;
       return { mode: 'set', target: relatedRef(added, target, ctx, `${pointer}/add`, depth, false) };

@@ -78,11 +78,19 @@ describe('Format B relationship operations in a body', () => {
       });
     });
 
-    it('is unset by null or remove, whichever instance remove names', () => {
-      const unset = { author: { mode: 'set', target: null } };
-      expect(relationships('PATCH', '/api/article/3', { author: null })).to.deep.equal(unset);
-      expect(relationships('PATCH', '/api/article/3', { author: { remove: { id: 7 } } })).to.deep.equal(unset);
-      expect(relationships('PATCH', '/api/article/3', { author: { remove: [{ id: 99 }] } })).to.deep.equal(unset);
+    it('is unset by null, whatever it holds', () => {
+      expect(relationships('PATCH', '/api/article/3', { author: null })).to.deep.equal({ author: { mode: 'set', target: null } });
+    });
+
+    it('unlinks the instance remove names by its key, which the executor checks is the related one', () => {
+      const unlink = (id: string) => ({ author: { mode: 'unlink', id } });
+      expect(relationships('PATCH', '/api/article/3', { author: { remove: { id: 7 } } })).to.deep.equal(unlink('7'));
+      expect(relationships('PATCH', '/api/article/3', { author: { remove: { id: '99' } } })).to.deep.equal(unlink('99'));
+      expect(relationships('PATCH', '/api/article/3', { author: { remove: [{ id: 99 }] } })).to.deep.equal(unlink('99'));
+      // In a nested instance too.
+      expect(relationships('PATCH', '/api/person/7', { articles: { add: [{ id: 1, author: { remove: { id: 7 } } }] } })).to.deep.equal({
+        articles: { mode: 'add', targets: [{ kind: 'existing', id: '1', write: { values: {}, relationships: unlink('7') } }] },
+      });
     });
   });
 
@@ -155,6 +163,83 @@ describe('Format B relationship operations in a body', () => {
         body: { author: { remove: [{ id: 7, __delete__: true }] } },
         pointer: '/author/remove',
         detail: '__delete__ applies to to-many relationships; author is to-one (at /author/remove)',
+      },
+      {
+        name: 'a to-one remove of a number',
+        target: '/api/article/3',
+        body: { author: { remove: 42 } },
+        pointer: '/author/remove',
+        detail: 'a related person must be an object (at /author/remove)',
+      },
+      {
+        name: 'a to-one remove of null',
+        target: '/api/article/3',
+        body: { author: { remove: null } },
+        pointer: '/author/remove',
+        detail: 'a related person must be an object (at /author/remove)',
+      },
+      {
+        name: 'a to-one remove naming no key',
+        target: '/api/article/3',
+        body: { author: { remove: { id: 'not-a-key' } } },
+        pointer: '/author/remove/id',
+        detail: '"not-a-key" is not a valid id of person: not an integer written in its canonical form (at /author/remove/id)',
+      },
+      {
+        name: 'a to-one remove naming a key in a non-canonical form',
+        target: '/api/article/3',
+        body: { author: { remove: [{ id: '07' }] } },
+        pointer: '/author/remove/0/id',
+        detail: '"07" is not a valid id of person: not an integer written in its canonical form (at /author/remove/0/id)',
+      },
+      {
+        name: 'a to-one remove of an id that is neither a number nor a string',
+        target: '/api/article/3',
+        body: { author: { remove: { id: true } } },
+        pointer: '/author/remove/id',
+        detail: 'an id of person must be a number or a string (at /author/remove/id)',
+      },
+      {
+        name: 'a to-one remove without id',
+        target: '/api/article/3',
+        body: { author: { remove: { title: 'x' } } },
+        pointer: '/author/remove',
+        detail: 'an element to remove needs the id of a person (at /author/remove)',
+      },
+      {
+        name: 'a to-one remove of an empty object',
+        target: '/api/article/3',
+        body: { author: { remove: {} } },
+        pointer: '/author/remove',
+        detail: 'an element to remove needs the id of a person (at /author/remove)',
+      },
+      {
+        name: 'a to-one remove with fields beside the id',
+        target: '/api/article/3',
+        body: { author: { remove: { id: 7, name: 'x' } } },
+        pointer: '/author/remove/name',
+        detail: 'an instance to remove from author holds only its id, not "name" (at /author/remove/name)',
+      },
+      {
+        name: 'a to-one remove of several instances',
+        target: '/api/article/3',
+        body: { author: { remove: [{ id: 7 }, { id: 8 }] } },
+        pointer: '/author/remove',
+        detail: 'author is a to-one relationship: {"remove": …} names the one related person, as {"id": …} (at /author/remove)',
+      },
+      {
+        name: 'a to-one remove of an empty list',
+        target: '/api/article/3',
+        body: { author: { remove: [] } },
+        pointer: '/author/remove',
+        detail: 'author is a to-one relationship: {"remove": …} names the one related person, as {"id": …} (at /author/remove)',
+      },
+      {
+        name: 'a to-one remove inside a list',
+        target: '/api/article/3',
+        body: { author: { remove: [7] } },
+        pointer: '/author/remove/0',
+        detail: 'a related person must be an object (at /author/remove/0)',
       },
       {
         name: 'a related id that is no key',
