@@ -9,8 +9,11 @@ export interface CatalogueColumn {
   /** The project's type for it; undefined when the project has none (bytea, arrays, geometry…). */
   readonly type: ColumnType | undefined;
   readonly nullable: boolean;
-  /** The default expression as the catalogue gives it; undefined when the column has none. */
-  readonly default?: string;
+  /**
+   * The database fills it on insert when no value is given (a default). Only whether: PostgreSQL would take a
+   * lock on the table to print the expression, and a reload must not wait behind a migration's lock.
+   */
+  readonly hasDefault: boolean;
   /** The database numbers it on insert: serial, identity, auto_increment, SQLite's INTEGER PRIMARY KEY. */
   readonly autoIncrement: boolean;
   /** Computed by the database from other columns (GENERATED ALWAYS AS …): it cannot be written. */

@@ -104,7 +104,7 @@ function column(c: CatalogueColumn, type: ColumnType, key: string, rename: strin
     nullable: c.nullable && !isKey,
     ...(isKey ? { generated: c.autoIncrement } : {}),
     ...(type === 'string' && c.maxLength !== undefined ? { maxLength: c.maxLength } : {}),
-    ...(c.default !== undefined || c.autoIncrement ? { hasDefault: true } : {}),
+    ...(c.hasDefault || c.autoIncrement ? { hasDefault: true } : {}),
     ...(rename !== undefined && rename !== c.name ? { column: c.name } : {}),
   };
 }

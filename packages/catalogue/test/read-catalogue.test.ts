@@ -64,10 +64,11 @@ for (const kind of testedKinds()) {
       expect(column('book', 'title').maxLength).to.equal(200);
       expect(column('book', 'id').autoIncrement).to.equal(true);
       expect(column('book', 'title').autoIncrement).to.equal(false);
-      expect(column('book', 'added_at').default).to.be.a('string');
-      expect(column('book', 'pages').default).to.equal(undefined);
+      expect(column('book', 'added_at').hasDefault).to.equal(true);
+      expect(column('book', 'pages').hasDefault).to.equal(false);
       expect(column('author', 'active')).to.include({ type: 'boolean', nullable: false });
-      expect(column('author', 'active').default).to.be.a('string');
+      expect(column('author', 'active').hasDefault).to.equal(true);
+      expect(column('author', 'email').hasDefault).to.equal(false);
     });
 
     it('says which columns have no type of the project and which are computed', () => {

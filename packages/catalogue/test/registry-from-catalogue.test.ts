@@ -13,7 +13,7 @@ function col(spec: string): CatalogueColumn {
     nullable: !flags.includes('!') && !flags.includes('+'),
     autoIncrement: flags.includes('+'),
     computed: false,
-    ...(flags.includes('=') ? { default: '0' } : {}),
+    hasDefault: flags.includes('='),
   };
 }
 

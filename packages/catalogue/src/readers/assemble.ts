@@ -15,7 +15,7 @@ export interface ColumnRow {
   readonly maxLength?: number | undefined;
   /** Booleans, or 0/1 from MariaDB/MySQL and SQLite. */
   readonly nullable: unknown;
-  readonly default: string | null | undefined;
+  readonly has_default: unknown;
   readonly auto_increment: unknown;
   readonly computed: unknown;
 }
@@ -61,13 +61,16 @@ function column(c: ColumnRow): CatalogueColumn {
     name: c.name,
     sqlType: c.sqlType,
     type: c.type,
-    nullable: Boolean(Number(c.nullable)) || c.nullable === true,
-    ...(c.default === null || c.default === undefined ? {} : { default: String(c.default) }),
-    autoIncrement: Boolean(Number(c.auto_increment)) || c.auto_increment === true,
-    computed: Boolean(Number(c.computed)) || c.computed === true,
+    nullable: flag(c.nullable),
+    hasDefault: flag(c.has_default),
+    autoIncrement: flag(c.auto_increment),
+    computed: flag(c.computed),
     ...(c.maxLength === undefined || c.maxLength === null ? {} : { maxLength: Number(c.maxLength) }),
   };
 }
+
+/** A boolean of the catalogue: true or false, or 1 and 0 (MariaDB/MySQL, SQLite). */
+const flag = (v: unknown): boolean => v === true || Number(v) === 1;
 
 /** A unique constraint and the index behind it may both be listed. */
 function dedupe(lists: string[][]): string[][] {

@@ -14,7 +14,8 @@ const TABLES = `
 
 const COLUMNS = `
   select table_name as \`table\`, column_name as name, column_type as sql_type, is_nullable = 'YES' as nullable,
-    column_default as \`default\`, extra like '%auto_increment%' as auto_increment, extra like '%GENERATED%' as computed
+    -- MariaDB writes the absent default of a nullable column as NULL, and quotes a text default.
+    column_default is not null and column_default <> 'NULL' as has_default, extra like '%auto_increment%' as auto_increment, extra like '%GENERATED%' as computed
   from information_schema.columns
   where table_schema = database()
   order by table_name, ordinal_position`;
@@ -84,9 +85,7 @@ export const mysqlCatalogue: CatalogueReader = {
     ]);
     const typed: ColumnRow[] = columns.map((c) => {
       const mapped = json.has(`${c.table}\u0000${c.name}`) ? { type: 'json' as const } : mysqlType(c.sql_type);
-      // MariaDB writes the absent default of a nullable column as NULL, and quotes a text default.
-      const fallback = c.default === 'NULL' ? null : c.default;
-      return { ...c, default: fallback, sqlType: c.sql_type, ...mapped };
+      return { ...c, sqlType: c.sql_type, ...mapped };
     });
     return { dialect: 'mysql', schema: db, tables: assembleTables(tables, typed, constraints(keys, db)) };
   },

@@ -13,19 +13,26 @@ const TABLES = `
   where n.nspname = ? and c.relkind in ('r', 'p', 'v', 'm') and not c.relispartition
   order by c.relname`;
 
-/** A domain is read as its base type, with the domain's own length. */
+/**
+ * A serial column owns its sequence. (Its default, `nextval(…)`, would say so too, but printing a default with
+ * pg_get_expr takes a lock on the table: a reload would wait behind a migration's.)
+ */
+const OWNED_SEQUENCE = `select 1 from pg_catalog.pg_depend dep join pg_catalog.pg_class s on s.oid = dep.objid
+    where dep.classid = 'pg_catalog.pg_class'::regclass and s.relkind = 'S' and dep.refclassid = 'pg_catalog.pg_class'::regclass
+      and dep.refobjid = a.attrelid and dep.refobjsubid = a.attnum and dep.deptype = 'a'`;
+
+/** A domain is read as its base type, with the domain's own length. Nothing here locks a table. */
 const COLUMNS = `
   select c.relname as "table", a.attname as name,
     format_type(coalesce(nullif(t.typbasetype, 0), a.atttypid), case when t.typtype = 'd' then t.typtypmod else a.atttypmod end) as sql_type,
     not a.attnotnull and not (t.typtype = 'd' and t.typnotnull) as nullable,
-    pg_get_expr(d.adbin, d.adrelid) as "default",
-    a.attidentity <> '' or coalesce(pg_get_expr(d.adbin, d.adrelid), '') like 'nextval(%' as auto_increment,
+    a.atthasdef as has_default,
+    a.attidentity <> '' or exists (${OWNED_SEQUENCE}) as auto_increment,
     a.attgenerated <> '' as computed
   from pg_catalog.pg_attribute a
   join pg_catalog.pg_class c on c.oid = a.attrelid
   join pg_catalog.pg_namespace n on n.oid = c.relnamespace
   join pg_catalog.pg_type t on t.oid = a.atttypid
-  left join pg_catalog.pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
   where n.nspname = ? and c.relkind in ('r', 'p', 'v', 'm') and not c.relispartition and a.attnum > 0 and not a.attisdropped
   order by c.relname, a.attnum`;
 

@@ -56,7 +56,7 @@ export const sqliteCatalogue: CatalogueReader = {
           sqlType: c.type,
           ...sqliteType(c.type),
           nullable: c.notnull === 0 && c.name !== rowid,
-          default: c.dflt_value,
+          has_default: c.dflt_value !== null,
           auto_increment: c.name === rowid && c.type.toLowerCase() === 'integer',
           computed: c.hidden === 2 || c.hidden === 3,
         });

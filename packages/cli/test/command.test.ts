@@ -1,0 +1,205 @@
+import { connect, disconnect, type Database } from '@colapi/sql-compiler';
+import { createLibrary, createTestDatabase, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const mustReach = () => process.env.CI === 'true' || process.env.REQUIRE_DATABASES === '1';
+
+interface Run {
+  readonly child: ChildProcess;
+  stdout: string;
+  stderr: string;
+  readonly exited: Promise<number | null>;
+}
+
+/** Runs the command as `pnpm colapi` does: the bin's source through tsx, from the repository root. */
+function colapi(args: string[], env: Record<string, string | undefined> = {}): Run {
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'packages/cli/src/bin.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: undefined, ...env } as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const run: Run = { child, stdout: '', stderr: '', exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
+  child.stdout!.on('data', (d) => (run.stdout += String(d)));
+  child.stderr!.on('data', (d) => (run.stderr += String(d)));
+  return run;
+}
+
+/** Waits for the `n`th line of standard output matching a pattern. */
+async function line(run: Run, pattern: RegExp, n = 1, ms = 30_000): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const found = run.stdout.split('\n').map((l) => pattern.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+    if (found.length >= n) return found[n - 1]!;
+    if (Date.now() > deadline || run.child.exitCode !== null) throw new Error(`no ${pattern} (#${n}) in output:\n${run.stdout}\n${run.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const MEDIA: Record<string, string> = { jsonapi: 'application/vnd.api+json', legacy: 'application/json' };
+
+describe('colapi (the command)', function () {
+  this.timeout(60_000);
+
+  it('pnpm colapi --help describes the command and exits 0', async () => {
+    const child = spawn('pnpm', ['--silent', 'colapi', '--help'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).to.equal(0);
+    for (const word of ['colapi serve <database-url>', '--format', '--port', '--schema', '--config', 'SIGHUP']) expect(out).to.contain(word);
+  });
+
+  it('tells a usage mistake in one line, with exit code 2', async () => {
+    const r = colapi(['serve', 'sqlite::memory:', '--format', 'xml']);
+    expect(await r.exited).to.equal(2);
+    expect(r.stderr).to.equal('colapi: --format must be jsonapi or legacy; got "xml"\n');
+  });
+
+  it('tells an unreachable database in one line, with exit code 1', async () => {
+    const r = colapi(['serve', 'postgres://root:secret@127.0.0.1:1/nowhere']);
+    expect(await r.exited).to.equal(1);
+    expect(r.stderr).to.match(/^colapi: cannot reach the database at postgres:\/\/root:\*+@127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED.*\n$/);
+  });
+
+  it('names the file and the place of a configuration mistake, with exit code 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'colapi-cli-'));
+    try {
+      const file = join(dir, 'bad.json');
+      writeFileSync(file, JSON.stringify({ tables: { person: { collections: [{ allow_function: true }] } } }));
+      const r = colapi(['serve', `sqlite:${join(dir, 'x.sqlite')}`, '--config', file]);
+      expect(await r.exited).to.equal(2);
+      expect(r.stderr).to.equal(
+        `colapi: ${file}: tables.person.collections[0].allow_function: unknown setting (did you mean allow_functions?); known: name, methods, allow_functions, allow_client_generated_ids, only, exclude, allow_to_many_replacement, allow_to_many_removal, total\n`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  for (const kind of testedKinds()) {
+    // Format B on SQLite and MariaDB, Format A on PostgreSQL: the command serves either.
+    const format = kind === 'postgres' ? 'jsonapi' : 'legacy';
+    describe(`colapi serve on ${kind} (--format ${format})`, function () {
+      let db: TestDatabase | undefined;
+      let sql: Database;
+      let run: Run | undefined;
+      let dir: string;
+      let origin: string;
+      const get = (path: string) => fetch(`${origin}${path}`, { headers: { accept: MEDIA[format]! } });
+
+      before(async function () {
+        try {
+          db = await createTestDatabase(kind);
+        } catch (error) {
+          if (mustReach()) throw error;
+          console.warn(`  ! ${kind} is not reachable (${(error as Error).message}); skipping`);
+          this.skip();
+        }
+        sql = connect(db!.url, { pool: { min: 0, max: 3 } });
+        await createLibrary(sql.knex, kind);
+        dir = mkdtempSync(join(tmpdir(), 'colapi-cli-'));
+        writeFileSync(join(dir, 'colapi.config.json'), '{}');
+      });
+      after(async () => {
+        if (run && run.child.exitCode === null) run.child.kill('SIGKILL');
+        if (sql) await disconnect(sql);
+        await db?.drop();
+        if (dir) rmSync(dir, { recursive: true, force: true });
+      });
+
+      it('prints the listening line once it serves, on the port asked, with warnings on standard error', async () => {
+        const port = await freePort();
+        run = colapi(['serve', db!.url, '--port', String(port), '--format', format, '--config', join(dir, 'colapi.config.json')]);
+        const [, url] = await line(run, /^listening on (http:\/\/127\.0\.0\.1:\d+)$/);
+        expect(url).to.equal(`http://127.0.0.1:${port}`);
+        origin = url!;
+        expect(run.stdout).to.equal(`listening on ${origin}\n`);
+        expect(run.stderr).to.contain('colapi: serving 6 collections (author, book, book_summary, category, profile, tag)');
+        expect(run.stderr).to.match(/warning: edition: composite primary key \(book_id, number\)/);
+        expect(run.stderr).to.match(/warning: author\.photo: type \w+ is not one colapi supports; the column is left out/);
+        const books = await get('/api/book');
+        expect(books.status).to.equal(200);
+        expect(books.headers.get('content-type')).to.contain(MEDIA[format]);
+      });
+
+      it('reads the catalogue again on SIGHUP, after CREATE TABLE and ALTER TABLE', async () => {
+        await sql.knex.raw('create table shelf (id integer primary key, label varchar(20))');
+        await sql.knex.raw("insert into shelf (id, label) values (1, 'top')");
+        await sql.knex.raw('alter table book add column isbn varchar(20)');
+        // Nothing changes before the signal: the catalogue is read at start and on reload only.
+        expect((await get('/api/shelf')).status).to.equal(404);
+        run!.child.kill('SIGHUP');
+        await line(run!, /^reloaded: 7 collections/);
+        const shelf = await get('/api/shelf/1');
+        expect(shelf.status).to.equal(200);
+        const body = (await shelf.json()) as { data?: { attributes: unknown }; label?: string };
+        expect(format === 'jsonapi' ? body.data!.attributes : body.label).to.deep.equal(format === 'jsonapi' ? { label: 'top' } : 'top');
+        const book = (await (await get('/api/book/1')).json()) as { data?: { attributes: Record<string, unknown> } } & Record<string, unknown>;
+        expect(format === 'jsonapi' ? book.data!.attributes : book).to.have.property('isbn', null);
+      });
+
+      if (kind !== 'sqlite') {
+        // SQLite in WAL mode never makes a reader wait, so no request can be held in flight there.
+        it('lets a request in flight finish on the schema it began with, while new requests see the new one', async () => {
+          const holder = await sql.knex.transaction();
+          try {
+            if (kind === 'postgres') await holder.raw('lock table book in access exclusive mode');
+            else await holder.raw('lock tables book write');
+            const inFlight = get('/api/book/1').then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+            let settled = false;
+            void inFlight.finally(() => (settled = true));
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            expect(settled, 'the request waits for the lock').to.equal(false);
+            // The reload hides book and adds a table.
+            writeFileSync(join(dir, 'colapi.config.json'), JSON.stringify({ tables: { book: { hidden: true } } }));
+            await sql.knex.raw('create table stack (id integer primary key)');
+            run!.child.kill('SIGHUP');
+            await line(run!, /^reloaded: /, 2);
+            expect((await get('/api/stack')).status).to.equal(200);
+            expect((await get('/api/tag')).status).to.equal(200);
+            expect(settled, 'still waiting').to.equal(false);
+            if (kind === 'mysql') await holder.raw('unlock tables');
+            await holder.commit();
+            const answer = await inFlight;
+            expect(answer.status).to.equal(200);
+            expect(JSON.stringify(answer.body)).to.contain('Notes on the Engine');
+            expect((await get('/api/book/1')).status).to.equal(404);
+          } finally {
+            if (!holder.isCompleted()) await holder.rollback().catch(() => undefined);
+          }
+        });
+      }
+
+      it('keeps serving when a reload fails, and says why', async () => {
+        writeFileSync(join(dir, 'colapi.config.json'), '{ "tables": { "nope": {} } }');
+        const reloads = run!.stdout.split('\n').filter((l) => l.startsWith('reloaded:')).length;
+        run!.child.kill('SIGHUP');
+        const deadline = Date.now() + 20_000;
+        while (!run!.stderr.includes('reload failed') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(run!.stderr).to.contain(`colapi: reload failed, still serving the previous schema: ${join(dir, 'colapi.config.json')}: tables.nope: no table or view "nope"`);
+        expect(run!.stdout.split('\n').filter((l) => l.startsWith('reloaded:')).length).to.equal(reloads);
+        expect((await get('/api/shelf')).status).to.equal(200);
+      });
+
+      it('stops on SIGTERM with exit code 0', async () => {
+        run!.child.kill('SIGTERM');
+        expect(await run!.exited).to.equal(0);
+      });
+    });
+  }
+});
