@@ -8,6 +8,7 @@ import {
   parseLegacySearch,
   shownValue,
   type DecodeContext,
+  type ErrorSource,
   type HttpRequest,
   type Operation,
   type OperatorSet,
@@ -64,6 +65,15 @@ function decodeUpdate(request: HttpRequest, collection: CollectionSchema, id: st
   return { kind: 'update', collection, id, write, query: objectQuery(collection, ctx.registry) };
 }
 
+/** `q` given as JSON text; 400 "q is not valid JSON" at its place (`/q` in the body, the parameter in the URL). */
+function parseJsonText(text: string, source: ErrorSource): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw ApiError.badRequest('q is not valid JSON', source);
+  }
+}
+
 /** A bulk update takes only these members of its search: limits and ordering make no sense for it. */
 const BULK_MEMBERS: ReadonlySet<string> = new Set(['filters', 'disjunction']);
 
@@ -74,7 +84,8 @@ function decodeUpdateMany(request: HttpRequest, collection: CollectionSchema, ct
   if (inBody !== undefined && inUrl !== null) throw bad('give q in the body or in the query string, not both', '/q');
   const source = inBody !== undefined ? { pointer: '/q' } : { parameter: 'q' };
   let search: unknown = inBody ?? (inUrl === null ? {} : parseJsonParameter(inUrl, 'q'));
-  if (typeof search === 'string') search = parseJsonParameter(search, 'q');
+  // JSON text, in the body or (doubly encoded) in the query string: an error names where it came from.
+  if (typeof search === 'string') search = parseJsonText(search, source);
   const { filter } = parseLegacySearch(search, collection, ctx, { source, path: 'q', members: BULK_MEMBERS, ...(operators ? { operators } : {}) });
   const values = decodeWriteValues(collection, fields, {
     sourceOf: (name) => ({ pointer: `/${name}` }),

@@ -141,6 +141,28 @@ describe('Format B decode: writes', () => {
       expect(decode('PATCH', '/api/person', { age: 1, q: JSON.stringify(search) })).to.deep.equal(expected);
     });
 
+    it('refuses q that is not valid JSON text with its place: /q in the body, the parameter in the query string', () => {
+      for (const text of ['{', '', ' ', 'filters', '{"filters": [}', "{'filters': []}"]) {
+        expectError(() => decode('PATCH', '/api/person', { age: 1, q: text }), {
+          status: 400,
+          title: 'Bad Request',
+          detail: 'q is not valid JSON',
+          source: { pointer: '/q' },
+        });
+        expectError(() => decode('PUT', `/api/person?q=${encodeURIComponent(text)}`, { age: 1 }), {
+          status: 400,
+          detail: 'q is not valid JSON',
+          source: { parameter: 'q' },
+        });
+        // JSON text holding JSON text, in the query string.
+        expectError(() => decode('PUT', `/api/person?q=${encodeURIComponent(JSON.stringify(text))}`, { age: 1 }), {
+          status: 400,
+          detail: 'q is not valid JSON',
+          source: { parameter: 'q' },
+        });
+      }
+    });
+
     it('takes q in the query string, the earlier form', () => {
       const search = encodeURIComponent(JSON.stringify({ filters: [{ name: 'name', op: 'eq', val: 'Ann' }, { name: 'name', op: 'eq', val: 'Bob' }], disjunction: true }));
       expect(decode('PUT', `/api/person?q=${search}`, { age: 1 })).to.deep.equal({
