@@ -1,6 +1,7 @@
 import type { CatalogueConfig } from '@colapi/catalogue';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { jsonErrorOffset } from './json-error-offset.js';
 import { ConfigError, validateConfig } from './validate-config.js';
 
 /** The file read when `--config` is not given, in the working directory; its absence means no configuration. */
@@ -30,12 +31,13 @@ export function loadConfig(file: string | undefined, cwd = process.cwd()): { con
   return { config: validateConfig(value, source), file: path };
 }
 
-/** V8 names the offset of a syntax error; a person wants its line and column. */
+/** V8 names the offset of some syntax errors only; a person wants the line and column of every one. */
 function jsonErrorPlace(text: string, message: string): string {
-  const at = /at position (\d+)/.exec(message);
-  if (!at) return message;
-  const before = text.slice(0, Number(at[1]));
+  const offset = jsonErrorOffset(text);
+  if (offset === undefined) return message;
+  const before = text.slice(0, offset);
   const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
-  return `${message.replace(/ in JSON at position \d+.*$/, '').replace(/,? ".*" is not valid JSON$/, '')} (line ${line}, column ${column})`;
+  const column = offset - before.lastIndexOf('\n');
+  const found = offset < text.length ? `unexpected ${JSON.stringify(text[offset])}` : 'unexpected end of text';
+  return `${found} at line ${line}, column ${column}`;
 }

@@ -1,0 +1,40 @@
+import { expect } from 'chai';
+import { parseArguments, UsageError } from '../src/index.js';
+
+const mistake = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+  try {
+    parseArguments(argv, env);
+  } catch (error) {
+    expect(error).to.be.instanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error('no error');
+};
+
+describe('colapi arguments', () => {
+  it('reads serve with its options and defaults', () => {
+    expect(parseArguments(['serve', 'sqlite:x.db'], {})).to.deep.equal({ command: 'serve', databaseUrl: 'sqlite:x.db', format: 'jsonapi', port: 8080, host: '127.0.0.1' });
+    expect(parseArguments(['serve', 'postgres://u@h/db', '--format', 'legacy', '--port=0', '--host', '0.0.0.0', '--schema', 'shop', '--config', 'c.json'], {})).to.deep.equal({
+      command: 'serve',
+      databaseUrl: 'postgres://u@h/db',
+      format: 'legacy',
+      port: 0,
+      host: '0.0.0.0',
+      schema: 'shop',
+      config: 'c.json',
+    });
+    expect(parseArguments(['serve'], { DATABASE_URL: 'mysql://root@127.0.0.1/test' })).to.include({ databaseUrl: 'mysql://root@127.0.0.1/test' });
+    expect(parseArguments(['-h'], {})).to.deep.equal({ command: 'help' });
+  });
+
+  it('names each mistake', () => {
+    expect(mistake([])).to.equal('name a command: colapi serve <database-url> (see colapi --help)');
+    expect(mistake(['start', 'sqlite:x'])).to.equal('unknown command "start"; the command is serve (see colapi --help)');
+    expect(mistake(['serve'])).to.equal('give the database URL: colapi serve <database-url>');
+    expect(mistake(['serve', 'sqlite:x', 'extra'])).to.equal('unexpected argument "extra" after the database URL');
+    expect(mistake(['serve', 'oracle://u:pw@h/db'])).to.equal('the database URL must start with postgres://, mysql:// or sqlite:; got "oracle://u:***@h/db"');
+    expect(mistake(['serve', 'sqlite:x', '--port', '70000'])).to.equal('--port must be a number from 0 to 65535; got "70000"');
+    expect(mistake(['serve', 'sqlite:x', '--format', 'xml'])).to.equal('--format must be jsonapi or legacy; got "xml"');
+    expect(mistake(['serve', 'sqlite:x', '--verbose'])).to.match(/^Unknown option '--verbose'.*\(see colapi --help\)$/);
+  });
+});
