@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { isPoolTimeout } from '../database-errors.js';
 import { keyValue } from './keys.js';
 import { ResourceGraph } from './resource-graph.js';
+import { DEFAULT_RETRY_BUDGET } from './retry-budget.js';
 import { inTransaction } from './transaction.js';
 import { Writer } from './writer.js';
 
@@ -22,6 +23,8 @@ export class Executor {
     readonly registry: Registry,
     /** Read replicas for reads outside a write; without them every statement runs on the primary. */
     readonly replicas?: ReplicaSet,
+    /** Milliseconds a write may go on retrying deadlocks and serialization failures (`inTransaction`). */
+    readonly retryBudget = DEFAULT_RETRY_BUDGET,
   ) {
     this.graph = new ResourceGraph(compiler, registry);
     this.writer = new Writer(compiler, registry);
@@ -68,7 +71,7 @@ export class Executor {
   inTransactionOf<T>(operation: Operation, work: (db: Knex) => Promise<T>, hooked = true, fromPrimary = false): Promise<T> {
     if (!WRITES.has(operation.kind)) return this.read(work, fromPrimary);
     const needed = hooked || !this.singleStatement(operation);
-    return needed ? inTransaction(this.knex, this.compiler.dialect, work) : work(this.knex);
+    return needed ? inTransaction(this.knex, this.compiler.dialect, work, this.retryBudget) : work(this.knex);
   }
 
   /**
@@ -114,7 +117,7 @@ export class Executor {
 
   /** Every write runs in one transaction; any error rolls all of it back. */
   private write(db: Knex, work: (trx: Knex) => Promise<OperationResult>): Promise<OperationResult> {
-    return db.isTransaction ? work(db) : inTransaction(db, this.compiler.dialect, work);
+    return db.isTransaction ? work(db) : inTransaction(db, this.compiler.dialect, work, this.retryBudget);
   }
 
   async evaluate(db: Knex, op: Op<'evaluate'>): Promise<OperationResult> {

@@ -2,22 +2,26 @@ import type { Dialect } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffDelay } from './backoff-delay.js';
-import { retryBudgetOf } from './retry-budget.js';
+import { DEFAULT_RETRY_BUDGET } from './retry-budget.js';
 
 /**
  * Runs `work` in one transaction: all of it commits or none of it does. A deadlock or a serialization
  * failure has rolled all of it back, so the whole transaction runs again after a jittered, growing pause
- * (backoffDelay) — as long as the pause ends within the retry budget `work` carries, counted from the first
- * attempt; then the last failure stands (503). Nothing has been answered yet: the caller encodes the
+ * (backoffDelay) — as long as the pause ends within `retryBudget` milliseconds of the first attempt; then the last failure stands (503). Nothing has been answered yet: the caller encodes the
  * response only from what the committed transaction returned.
  *
  * Only a transaction opened here is retried. Given a transaction (`knex` is one), `work` runs in a savepoint
  * of it: the failure has undone the outer transaction too, so retrying is for whoever opened that one.
  */
-export async function inTransaction<T>(knex: Knex, dialect: Dialect, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  knex: Knex,
+  dialect: Dialect,
+  work: (trx: Knex.Transaction) => Promise<T>,
+  retryBudget = DEFAULT_RETRY_BUDGET,
+): Promise<T> {
   if (knex.isTransaction) return knex.transaction(work);
   const config = dialect.writeTransaction?.();
-  const deadline = performance.now() + retryBudgetOf(work);
+  const deadline = performance.now() + retryBudget;
   for (let attempt = 0; ; attempt++) {
     try {
       return await knex.transaction(work, config);
