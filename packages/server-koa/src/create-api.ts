@@ -16,7 +16,7 @@ import type { ApiOptions } from './api-options.js';
 import { bodyError } from './body-error.js';
 import { classifiedError, isPoolTimeout, poolBusy } from './database-errors.js';
 import { Executor } from './executor/executor.js';
-import { retryBudget, withRetryBudget } from './executor/retry-budget.js';
+import { retryBudget } from './executor/retry-budget.js';
 import { hooksFor, runOperation } from './hooks.js';
 import { jsonpCallback, wrapJsonp } from './jsonp.js';
 import { readsFromPrimary } from './read-from.js';
@@ -34,9 +34,8 @@ export function createApi(options: ApiOptions): Koa.Middleware {
   const { registry, format, database } = options;
   const prefix = options.prefix ?? '/api';
   const maxUrlLength = options.maxUrlLength ?? 8192;
-  const budget = retryBudget(options.transactionRetryBudget);
   const compiler = new SqlCompiler(database.knex, database.dialect, registry);
-  const executor = new Executor(compiler, registry, database.replicas);
+  const executor = new Executor(compiler, registry, database.replicas, retryBudget(options.transactionRetryBudget));
   const decodeContext: DecodeContext = {
     registry,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
@@ -102,7 +101,7 @@ export function createApi(options: ApiOptions): Koa.Middleware {
     const context = { request, state: ctx.state as Record<string, unknown> };
     const { operation, result } = await executor.inTransactionOf(
       decoded,
-      withRetryBudget(budget, (db) => runOperation(options.hooks, decoded, { ...context, db }, (op) => executor.run(op, db))),
+      (db) => runOperation(options.hooks, decoded, { ...context, db }, (op) => executor.run(op, db)),
       // Hooks run inside the write's transaction, so a hooked write always has one.
       hooksFor(options.hooks, decoded).length > 0,
       readsFromPrimary(request),
