@@ -97,7 +97,7 @@ export const sqlite: Dialect = {
   returning: true,
   knexConfig(url, options = {}) {
     // The statement timeout bounds both the wait for a lock another connection holds (busy_timeout: then
-    // SQLITE_BUSY, retried once, then 503) and the running statement itself: better-sqlite3 cannot interrupt
+    // SQLITE_BUSY, retried within the server's retry budget, then 503) and the running statement itself: better-sqlite3 cannot interrupt
     // one, so an extension of ours does (SQLITE_INTERRUPT, 503). It is built now, so that a missing C
     // compiler fails connect() rather than every query.
     const { statementTimeout } = options;
