@@ -1,6 +1,6 @@
 import { jsonApiFormat } from '@colapi/format-jsonapi';
 import { legacyFormat } from '@colapi/format-legacy';
-import type { WireFormat } from '@colapi/query-ast';
+import type { WireFormat } from '@colapi/wire-format';
 
 /** The wire formats the conformance target can serve, by API_FORMAT name. */
 export const FORMATS: Readonly<Record<string, () => WireFormat>> = Object.freeze({

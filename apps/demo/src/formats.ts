@@ -1,6 +1,6 @@
 import { jsonApiFormat } from '@colapi/format-jsonapi';
 import { legacyFormat } from '@colapi/format-legacy';
-import type { WireFormat } from '@colapi/query-ast';
+import type { WireFormat } from '@colapi/wire-format';
 
 /** The wire formats the demo serves, by their API_FORMAT name; a format is one line here. */
 export const FORMATS: Readonly<Record<string, () => WireFormat>> = Object.freeze({

@@ -1,5 +1,7 @@
 import type { CollectionSchema } from '@colapi/schema';
-import { ApiError, parseFunctionCalls, parseJsonApiQuery, parseJsonParameter, type DecodeContext, type HttpRequest, type Operation } from '@colapi/query-ast';
+import { ApiError, parseFunctionCalls, parseJsonParameter, type Operation } from '@colapi/query-ast';
+import type { DecodeContext, HttpRequest } from '@colapi/wire-format';
+import { parseJsonApiQuery } from './parse-query.js';
 
 /** `GET /api/eval/<collection>?functions=[…]&filter[objects]=[…]` */
 export function decodeEvaluate(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext): Operation {

@@ -1,5 +1,7 @@
 import type { CollectionSchema } from '@colapi/schema';
-import { ApiError, parseJsonApiQuery, pathRelationship, type DecodeContext, type HttpRequest, type Operation } from '@colapi/query-ast';
+import { ApiError, pathRelationship, type Operation } from '@colapi/query-ast';
+import type { DecodeContext, HttpRequest } from '@colapi/wire-format';
+import { parseJsonApiQuery } from './parse-query.js';
 
 /** Decodes a GET of Format A into a read operation. */
 export function decodeRead(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext): Operation {

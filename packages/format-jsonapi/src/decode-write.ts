@@ -3,16 +3,15 @@ import {
   ApiError,
   decodeWriteValues,
   pathRelationship,
-  parseJsonApiQuery,
   parseKey,
   shownValue,
-  type DecodeContext,
-  type HttpRequest,
   type Operation,
   type RelatedRef,
   type RelationshipWrite,
   type ResourceWrite,
 } from '@colapi/query-ast';
+import type { DecodeContext, HttpRequest } from '@colapi/wire-format';
+import { parseJsonApiQuery } from './parse-query.js';
 import { attributeNames } from './resource-object.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,14 +1,5 @@
-import {
-  ApiError,
-  emptyReadQuery,
-  type DecodeContext,
-  type HttpRequest,
-  type HttpResponse,
-  type Operation,
-  type OperationResult,
-  type ReadQuery,
-  rfc3986Uri,
-} from '@colapi/query-ast';
+import { ApiError, emptyReadQuery, type Operation, type OperationResult, type ReadQuery } from '@colapi/query-ast';
+import { type DecodeContext, type HttpRequest, type HttpResponse, rfc3986Uri } from '@colapi/wire-format';
 import { includedResources } from './compound-document.js';
 import { linkageData, resourceObject } from './resource-object.js';
 import { pagingLinks } from './paging-links.js';

@@ -3,3 +3,4 @@ export { JSONAPI_MEDIA_TYPE, checkContentType, chooseResponseType } from './medi
 export { attributeNames, resourceObject, type ResourceIdentifier, type ResourceObject } from './resource-object.js';
 export { pagingLinks, type PagingLinks } from './paging-links.js';
 export { jsonApiJsonpPayload } from './jsonp-payload.js';
+export { parseJsonApiQuery, type QueryShape } from './parse-query.js';

@@ -1,5 +1,5 @@
 import type { HttpMethod } from '@colapi/schema';
-import { routeKind, type HttpRequest, type RouteKind, type WireFormat } from '@colapi/query-ast';
+import { routeKind, type HttpRequest, type RouteKind, type WireFormat } from '@colapi/wire-format';
 import { decodeEvaluate } from './decode-evaluate.js';
 import { decodeRead } from './decode-read.js';
 import { decodeWrite } from './decode-write.js';

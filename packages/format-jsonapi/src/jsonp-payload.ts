@@ -1,4 +1,4 @@
-import type { HttpResponse } from '@colapi/query-ast';
+import type { HttpResponse } from '@colapi/wire-format';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -1,4 +1,5 @@
-import { ApiError, type HttpRequest } from '@colapi/query-ast';
+import { ApiError } from '@colapi/query-ast';
+import type { HttpRequest } from '@colapi/wire-format';
 
 export const JSONAPI_MEDIA_TYPE = 'application/vnd.api+json';
 

@@ -1,4 +1,5 @@
-import { rfc3986Uri, type Paging } from '@colapi/query-ast';
+import type { Paging } from '@colapi/query-ast';
+import { rfc3986Uri } from '@colapi/wire-format';
 
 export interface PagingLinks {
   self: string;

@@ -1,12 +1,20 @@
 import { foreignKeyColumns, type CollectionSchema, type Registry } from '@colapi/schema';
-import { ApiError } from './api-error.js';
-import type { FieldRef, Filter } from './filter.js';
-import { resolveFieldPath, resolveIncludePath } from './field-path.js';
-import type { QueryLimits } from './limits.js';
-import type { DecodeContext } from './wire-format.js';
-import { ALL_OPERATOR_SPELLINGS } from './operators.js';
-import { parseFilterList, parseJsonParameter, type FilterContext } from './parse-filter.js';
-import type { Paging, ReadQuery, SortKey } from './read-query.js';
+import {
+  ALL_OPERATOR_SPELLINGS,
+  ApiError,
+  parseFilterList,
+  parseJsonParameter,
+  resolveFieldPath,
+  resolveIncludePath,
+  type FieldRef,
+  type FilterContext,
+  type Filter,
+  type Paging,
+  type QueryLimits,
+  type ReadQuery,
+  type SortKey,
+} from '@colapi/query-ast';
+import type { DecodeContext } from '@colapi/wire-format';
 
 /** What the target of a request accepts: a list takes every parameter, a single resource only fields. */
 export type QueryShape = 'list' | 'single';

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import type { HttpRequest, OperationResult, ResourceNode } from '@colapi/query-ast';
+import type { OperationResult, ResourceNode } from '@colapi/query-ast';
+import type { HttpRequest } from '@colapi/wire-format';
 import { jsonApiFormat, resourceObject } from '../src/index.js';
 import { BASE, collection, ctx, node, registry, request } from './fixtures.js';
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ApiError, type HttpRequest, type HttpResponse, type OperationResult, type ResourceNode } from '@colapi/query-ast';
+import { ApiError, type OperationResult, type ResourceNode } from '@colapi/query-ast';
+import type { HttpRequest, HttpResponse } from '@colapi/wire-format';
 import { jsonApiFormat, resourceObject } from '../src/index.js';
 import { BASE, collection, ctx, node, registry, request } from './fixtures.js';
 

@@ -3,15 +3,8 @@
  * request is what the server would hand the format, built from a method, a path under `/api` and headers.
  */
 import { defineModel, Registry, type CollectionSchema } from '@colapi/schema';
-import {
-  ApiError,
-  DEFAULT_LIMITS,
-  type DecodeContext,
-  type HttpRequest,
-  type Linkage,
-  type ResourceNode,
-  type Route,
-} from '@colapi/query-ast';
+import { ApiError, DEFAULT_LIMITS, type Linkage, type ResourceNode } from '@colapi/query-ast';
+import type { DecodeContext, HttpRequest, Route } from '@colapi/wire-format';
 import { expect } from 'chai';
 
 const person = defineModel({

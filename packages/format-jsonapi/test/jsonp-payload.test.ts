@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ApiError, type HttpResponse } from '@colapi/query-ast';
+import { ApiError } from '@colapi/query-ast';
+import type { HttpResponse } from '@colapi/wire-format';
 import { jsonApiFormat, jsonApiJsonpPayload } from '../src/index.js';
 import { request } from './fixtures.js';
 

@@ -1,6 +1,8 @@
 import { defineModel, Registry, type ColumnSchema } from '@colapi/schema';
 import { expect } from 'chai';
-import { ApiError, DEFAULT_LIMITS, parseJsonApiQuery, type DecodeContext, type QueryShape, type ReadQuery } from '../src/index.js';
+import { ApiError, DEFAULT_LIMITS, type ReadQuery } from '@colapi/query-ast';
+import type { DecodeContext } from '@colapi/wire-format';
+import { parseJsonApiQuery, type QueryShape } from '../src/index.js';
 
 const col = (name: string, type: ColumnSchema['type'] = 'string'): ColumnSchema => ({ name, type, nullable: name !== 'id' });
 

@@ -4,16 +4,13 @@ import {
   emptyReadQuery,
   parseFunctionCalls,
   parseJsonParameter,
-  parseLegacyQuery,
-  parseLegacySearch,
   pathRelationship,
-  type DecodeContext,
-  type HttpRequest,
-  type LegacyReadQuery,
   type Operation,
   type OperatorSet,
   type ReadQuery,
 } from '@colapi/query-ast';
+import type { DecodeContext, HttpRequest } from '@colapi/wire-format';
+import { parseLegacyQuery, parseLegacySearch, type LegacyReadQuery } from './parse-query.js';
 
 /**
  * What a Format B object shows besides its fields: every relationship, one level deep. Asking for them as

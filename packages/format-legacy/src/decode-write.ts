@@ -5,15 +5,14 @@ import {
   pathRelationship,
   parseJsonParameter,
   parseKey,
-  parseLegacySearch,
   shownValue,
-  type DecodeContext,
   type ErrorSource,
-  type HttpRequest,
   type Operation,
   type OperatorSet,
   type RelationshipWrite,
 } from '@colapi/query-ast';
+import type { DecodeContext, HttpRequest } from '@colapi/wire-format';
+import { parseLegacySearch } from './parse-query.js';
 import { objectQuery } from './decode-read.js';
 import { bad, bodyId, isObject, resourceWrite, writeHint } from './resource-write.js';
 

@@ -1,4 +1,6 @@
-import type { ApiError, ErrorCode, HttpRequest, HttpResponse, Operation, OperationResult, ReadQuery, SearchWindow } from '@colapi/query-ast';
+import type { ApiError, ErrorCode, Operation, OperationResult, ReadQuery } from '@colapi/query-ast';
+import type { HttpRequest, HttpResponse } from '@colapi/wire-format';
+import type { SearchWindow } from './parse-query.js';
 import { instanceObject } from './instance-object.js';
 import { linkHeader, listObject, pageCounts } from './list-object.js';
 import { JSON_MEDIA_TYPE } from './media-type.js';

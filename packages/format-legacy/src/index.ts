@@ -5,3 +5,14 @@ export { linkHeader, listObject, pageCounts, type ListObject, type PageCounts } 
 export { legacyJsonpPayload, type LegacyJsonpPayload } from './jsonp-payload.js';
 export { parseLinkHeader } from './parse-link-header.js';
 export { conventionalHeaderName } from './header-name.js';
+export {
+  LEGACY_OPERATOR_SPELLINGS,
+  SEARCH_MEMBERS,
+  parseLegacyQuery,
+  parseLegacySearch,
+  type LegacyQueryOptions,
+  type LegacyReadQuery,
+  type LegacySearch,
+  type LegacySearchOptions,
+  type SearchWindow,
+} from './parse-query.js';

@@ -1,4 +1,4 @@
-import type { HttpRequest, HttpResponse } from '@colapi/query-ast';
+import type { HttpRequest, HttpResponse } from '@colapi/wire-format';
 import { conventionalHeaderName } from './header-name.js';
 import { parseLinkHeader } from './parse-link-header.js';
 

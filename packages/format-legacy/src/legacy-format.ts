@@ -1,5 +1,6 @@
 import type { HttpMethod } from '@colapi/schema';
-import { routeKind, type HttpRequest, type OperatorSet, type Route, type RouteKind, type WireFormat } from '@colapi/query-ast';
+import type { OperatorSet } from '@colapi/query-ast';
+import { routeKind, type HttpRequest, type Route, type RouteKind, type WireFormat } from '@colapi/wire-format';
 import { decodeEvaluate, decodeRead } from './decode-read.js';
 import { decodeWrite } from './decode-write.js';
 import { encodeErrors, encodeResult } from './encode.js';

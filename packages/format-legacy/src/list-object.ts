@@ -1,4 +1,6 @@
-import { rfc3986Uri, type Paging, type ResourceNode, type SearchWindow } from '@colapi/query-ast';
+import type { Paging, ResourceNode } from '@colapi/query-ast';
+import { rfc3986Uri } from '@colapi/wire-format';
+import type { SearchWindow } from './parse-query.js';
 import { instanceObject, type InstanceObject } from './instance-object.js';
 
 /** The list object of Format B: never a bare JSON list at the top, for the old JSON-hijacking reason. */

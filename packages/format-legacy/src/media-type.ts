@@ -1,4 +1,5 @@
-import { ApiError, type HttpRequest } from '@colapi/query-ast';
+import { ApiError } from '@colapi/query-ast';
+import type { HttpRequest } from '@colapi/wire-format';
 
 export const JSON_MEDIA_TYPE = 'application/json';
 

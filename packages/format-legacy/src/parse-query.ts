@@ -1,11 +1,22 @@
 import type { CollectionSchema, Registry } from '@colapi/schema';
-import { ApiError, isApiError, type ErrorSource } from './api-error.js';
-import type { FieldRef, Filter } from './filter.js';
-import { resolveFieldPath } from './field-path.js';
-import { NETWORK_OPERATORS, OPERATORS, type OperatorSet } from './operators.js';
-import { parseFilterList, parseJsonParameter, type FilterContext } from './parse-filter.js';
-import type { Paging, ReadQuery, SortKey } from './read-query.js';
-import type { DecodeContext } from './wire-format.js';
+import {
+  ApiError,
+  isApiError,
+  NETWORK_OPERATORS,
+  OPERATORS,
+  parseFilterList,
+  parseJsonParameter,
+  resolveFieldPath,
+  type ErrorSource,
+  type FieldRef,
+  type Filter,
+  type FilterContext,
+  type OperatorSet,
+  type Paging,
+  type ReadQuery,
+  type SortKey,
+} from '@colapi/query-ast';
+import type { DecodeContext } from '@colapi/wire-format';
 
 /**
  * The operators of Format B: the Format A list without `not_like` and the network address operators, which

@@ -5,11 +5,11 @@ import {
   isApiError,
   parseKey,
   shownValue,
-  type DecodeContext,
   type RelatedRef,
   type RelationshipWrite,
   type ResourceWrite,
 } from '@colapi/query-ast';
+import type { DecodeContext } from '@colapi/wire-format';
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** A detail with its place in the body appended when that place is inside a nested instance. */

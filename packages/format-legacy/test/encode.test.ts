@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ApiError, type HttpRequest, type HttpResponse, type Operation, type OperationResult } from '@colapi/query-ast';
+import { ApiError, type Operation, type OperationResult } from '@colapi/query-ast';
+import type { HttpRequest, HttpResponse } from '@colapi/wire-format';
 import { legacyFormat } from '../src/index.js';
 import { collection, ctx, node, request } from './fixtures.js';
 

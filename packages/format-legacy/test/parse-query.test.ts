@@ -1,14 +1,8 @@
 import { defineModel, Registry, type ColumnSchema } from '@colapi/schema';
 import { expect } from 'chai';
-import {
-  ApiError,
-  DEFAULT_LIMITS,
-  LEGACY_OPERATOR_SPELLINGS,
-  parseLegacyQuery,
-  parseLegacySearch,
-  type DecodeContext,
-  type LegacyReadQuery,
-} from '../src/index.js';
+import { ApiError, DEFAULT_LIMITS } from '@colapi/query-ast';
+import type { DecodeContext } from '@colapi/wire-format';
+import { LEGACY_OPERATOR_SPELLINGS, parseLegacyQuery, parseLegacySearch, type LegacyReadQuery } from '../src/index.js';
 
 const col = (name: string, type: ColumnSchema['type'] = 'string'): ColumnSchema => ({ name, type, nullable: name !== 'id', ...(name === 'id' ? { generated: true } : {}) });
 

@@ -1,5 +1,6 @@
 import type { HttpMethod, Registry } from '@colapi/schema';
-import type { QueryLimits, RouteKind } from '@colapi/query-ast';
+import type { QueryLimits } from '@colapi/query-ast';
+import type { RouteKind } from '@colapi/wire-format';
 import { ref, type JsonSchema } from './json-schema.js';
 import type { RouteEntry } from './routes.js';
 

@@ -1,5 +1,7 @@
 import type { HttpMethod } from '@colapi/schema';
-import { AGGREGATE_FUNCTIONS, LEGACY_OPERATOR_SPELLINGS, type OperatorSet, type RouteKind } from '@colapi/query-ast';
+import { AGGREGATE_FUNCTIONS, type OperatorSet } from '@colapi/query-ast';
+import type { RouteKind } from '@colapi/wire-format';
+import { LEGACY_OPERATOR_SPELLINGS } from '@colapi/format-legacy';
 import type { BuildContext, FormatDescription, OpenApiObject } from './build-context.js';
 import { filterSchema, functionSchema } from './filter-schema.js';
 import * as s from './legacy-schemas.js';

@@ -1,5 +1,6 @@
 import type { HttpMethod, Registry } from '@colapi/schema';
-import { AGGREGATE_FUNCTIONS, DEFAULT_LIMITS, type QueryLimits, type RouteKind } from '@colapi/query-ast';
+import { AGGREGATE_FUNCTIONS, DEFAULT_LIMITS, type QueryLimits } from '@colapi/query-ast';
+import type { RouteKind } from '@colapi/wire-format';
 import { SchemaRegistry, type BuildContext, type FormatDescription, type OpenApiObject } from './build-context.js';
 import { JSONAPI_DESCRIPTION } from './jsonapi-description.js';
 import { LEGACY_DESCRIPTION } from './legacy-description.js';

@@ -1,5 +1,5 @@
 import type { CollectionSchema, Registry, RelationshipSchema } from '@colapi/schema';
-import type { RouteKind } from '@colapi/query-ast';
+import type { RouteKind } from '@colapi/wire-format';
 
 /** One path of a deployment, with what it reaches. */
 export interface RouteEntry {

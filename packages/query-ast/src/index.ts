@@ -21,20 +21,6 @@ export { parseKey, type KeyValue, type ParsedKey } from './keys.js';
 export { formatDateTime, formatTime, parseDate, parseDateTime, parseTime } from './temporal.js';
 export { parseFilterList, parseFilterObject, parseJsonParameter, type FilterContext } from './parse-filter.js';
 export { pathRelationship, resolveFieldPath, resolveIncludePath } from './field-path.js';
-export { parseJsonApiQuery, type QueryShape } from './parse-jsonapi-query.js';
 export type { Linkage, OperationResult, ResourceNode } from './result.js';
-export { routeKind, type DecodeContext, type HttpRequest, type HttpResponse, type Route, type RouteKind, type WireFormat } from './wire-format.js';
 export { decodeWriteValues, type WriteValuesOptions } from './write-values.js';
 export { AGGREGATE_FUNCTIONS, parseFunctionCalls, type AggregateName } from './functions.js';
-export {
-  LEGACY_OPERATOR_SPELLINGS,
-  SEARCH_MEMBERS,
-  parseLegacyQuery,
-  parseLegacySearch,
-  type LegacyQueryOptions,
-  type LegacyReadQuery,
-  type LegacySearch,
-  type LegacySearchOptions,
-  type SearchWindow,
-} from './parse-legacy-query.js';
-export { rfc3986Uri } from './uri.js';

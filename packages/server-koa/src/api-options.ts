@@ -1,5 +1,6 @@
 import type { Registry } from '@colapi/schema';
-import type { HttpRequest, HttpResponse, QueryLimits, WireFormat } from '@colapi/query-ast';
+import type { QueryLimits } from '@colapi/query-ast';
+import type { HttpRequest, HttpResponse, WireFormat } from '@colapi/wire-format';
 import type { Database } from '@colapi/sql-compiler';
 import type { HookTable } from './hooks.js';
 

@@ -1,13 +1,6 @@
 import type { CollectionSchema, HttpMethod } from '@colapi/schema';
-import {
-  ApiError,
-  DEFAULT_LIMITS,
-  routeKind,
-  type DecodeContext,
-  type HttpRequest,
-  type HttpResponse,
-  type Route,
-} from '@colapi/query-ast';
+import { ApiError, DEFAULT_LIMITS } from '@colapi/query-ast';
+import { routeKind, type DecodeContext, type HttpRequest, type HttpResponse, type Route } from '@colapi/wire-format';
 import { SqlCompiler } from '@colapi/sql-compiler';
 import Router from '@koa/router';
 import type Koa from 'koa';

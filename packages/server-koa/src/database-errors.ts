@@ -1,4 +1,5 @@
-import { ApiError, type ErrorCode, type ErrorSource, type Route } from '@colapi/query-ast';
+import { ApiError, type ErrorCode, type ErrorSource } from '@colapi/query-ast';
+import type { Route } from '@colapi/wire-format';
 import { foreignKeyColumns, type CollectionSchema, type Registry } from '@colapi/schema';
 import type { Database, DatabaseErrorKind, ErrorPlace } from '@colapi/sql-compiler';
 

@@ -1,4 +1,5 @@
-import type { HttpRequest, Operation, OperationKind, OperationResult } from '@colapi/query-ast';
+import type { Operation, OperationKind, OperationResult } from '@colapi/query-ast';
+import type { HttpRequest } from '@colapi/wire-format';
 import type { Knex } from 'knex';
 
 export interface HookContext {

@@ -1,4 +1,5 @@
-import { ApiError, type HttpResponse } from '@colapi/query-ast';
+import { ApiError } from '@colapi/query-ast';
+import type { HttpResponse } from '@colapi/wire-format';
 
 const IDENTIFIER_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 

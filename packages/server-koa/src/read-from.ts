@@ -1,4 +1,5 @@
-import { ApiError, type HttpRequest } from '@colapi/query-ast';
+import { ApiError } from '@colapi/query-ast';
+import type { HttpRequest } from '@colapi/wire-format';
 
 /**
  * The request header a client sends to read from the primary, where the server has read replicas: to read

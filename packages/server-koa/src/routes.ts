@@ -1,4 +1,4 @@
-import type { Route } from '@colapi/query-ast';
+import type { Route } from '@colapi/wire-format';
 
 /** The paths under the prefix, most specific first; each maps its parameters to a Route. */
 export const ROUTES: readonly { path: string; route: (p: Record<string, string>) => Route }[] = [

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { defineModel, Registry } from '@colapi/schema';
-import type { Route } from '@colapi/query-ast';
+import type { Route } from '@colapi/wire-format';
 import type { Database, DatabaseErrorKind, ErrorPlace } from '@colapi/sql-compiler';
 import { ApiError, databaseError } from '../src/index.js';
 import { classifiedError, isPoolTimeout, poolBusy } from '../src/database-errors.js';

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { defineModel, Registry } from '@colapi/schema';
-import { ApiError, emptyReadQuery, type HttpRequest, type Operation, type OperationResult } from '@colapi/query-ast';
+import { ApiError, emptyReadQuery, type Operation, type OperationResult } from '@colapi/query-ast';
+import type { HttpRequest } from '@colapi/wire-format';
 import type { HookContext, HookTable, OperationHooks } from '../src/index.js';
 import { hooksFor, runOperation } from '../src/hooks.js';
 

@@ -1,54 +1,7 @@
 import type { CollectionSchema, HttpMethod, Registry } from '@colapi/schema';
-import type { ApiError } from './api-error.js';
-import type { QueryLimits } from './limits.js';
-import type { Operation } from './operations.js';
-import type { BinaryOperator } from './operators.js';
-import type { OperationResult } from './result.js';
-
-/** The parts of a path under the prefix: `/api/<collection>/<id>/<relation>/<relatedId>` and the like. */
-export interface Route {
-  readonly collection: string;
-  readonly id?: string;
-  readonly relation?: string;
-  readonly relatedId?: string;
-  /** `/<collection>/<id>/relationships/<relation>` */
-  readonly relationships?: boolean;
-  /** `/eval/<collection>` */
-  readonly evaluate?: boolean;
-}
-
-export type RouteKind = 'collection' | 'resource' | 'related' | 'related-item' | 'relationship' | 'evaluate';
-
-export function routeKind(route: Route): RouteKind {
-  if (route.evaluate) return 'evaluate';
-  if (route.relationships) return 'relationship';
-  if (route.relatedId !== undefined) return 'related-item';
-  if (route.relation !== undefined) return 'related';
-  if (route.id !== undefined) return 'resource';
-  return 'collection';
-}
-
-/** An HTTP request as a wire format sees it: no framework types. */
-export interface HttpRequest {
-  readonly method: string;
-  /** The absolute URL of the request, for links. */
-  readonly url: URL;
-  /** The absolute URL of the API prefix, e.g. `http://host/api`. */
-  readonly base: string;
-  readonly route: Route;
-  /** Lower-case header names. */
-  readonly headers: Readonly<Record<string, string | undefined>>;
-  /** The parsed JSON body, when there is one. */
-  readonly body?: unknown;
-  readonly hasBody: boolean;
-}
-
-export interface HttpResponse {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  /** A JSON value, or undefined for no body. */
-  readonly body?: unknown;
-}
+import type { ApiError, BinaryOperator, Operation, OperationResult, QueryLimits } from '@colapi/query-ast';
+import type { HttpRequest, HttpResponse } from './http-message.js';
+import type { RouteKind } from './route.js';
 
 export interface DecodeContext {
   readonly registry: Registry;

@@ -1,4 +1,4 @@
-import type { HttpResponse } from '@colapi/query-ast';
+import type { HttpResponse } from '@colapi/wire-format';
 import { describeEachDatabase, type TestResponse } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 
