@@ -9,7 +9,7 @@ import { checkContentType, JSON_MEDIA_TYPE } from './media-type.js';
 
 export interface LegacyFormatOptions {
   /**
-   * The operator spellings filters may use; default LEGACY_OPERATOR_SPELLINGS of @colapi/query-ast (the
+   * The operator spellings filters may use; default LEGACY_OPERATOR_SPELLINGS (the
    * specification's list for Format B, plus `ilike`). ALL_OPERATOR_SPELLINGS adds `not_like` and the
    * network address operators.
    */
