@@ -1,9 +1,7 @@
 import { connect, disconnect, type Database } from '@colapi/sql-compiler';
-import { createLibrary, createTestDatabase, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
+import { createLibrary, testDatabaseOrSkip, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { readCatalogue, registryFromCatalogue, type Catalogue, type CatalogueTable } from '../src/index.js';
-
-const mustReach = () => process.env.CI === 'true' || process.env.REQUIRE_DATABASES === '1';
 
 for (const kind of testedKinds()) {
   describe(`readCatalogue on a schema made with DDL [${kind}]`, function () {
@@ -19,13 +17,7 @@ for (const kind of testedKinds()) {
     const column = (t: string, c: string) => table(t).columns.find((x) => x.name === c)!;
 
     before(async function () {
-      try {
-        db = await createTestDatabase(kind);
-      } catch (error) {
-        if (mustReach()) throw error;
-        console.warn(`  ! ${kind} is not reachable (${(error as Error).message}); skipping`);
-        this.skip();
-      }
+      db = await testDatabaseOrSkip(this, kind);
       database = connect(db!.url, { pool: { min: 0, max: 2 } });
       await createLibrary(database.knex, kind);
       catalogue = await readCatalogue(database);

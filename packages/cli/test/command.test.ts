@@ -1,5 +1,5 @@
 import { connect, disconnect, type Database } from '@colapi/sql-compiler';
-import { createLibrary, createTestDatabase, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
+import { createLibrary, testDatabaseOrSkip, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,8 +9,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const mustReach = () => process.env.CI === 'true' || process.env.REQUIRE_DATABASES === '1';
-
 interface Run {
   readonly child: ChildProcess;
   stdout: string;
@@ -103,13 +101,7 @@ describe('colapi (the command)', function () {
       const get = (path: string) => fetch(`${origin}${path}`, { headers: { accept: MEDIA[format]! } });
 
       before(async function () {
-        try {
-          db = await createTestDatabase(kind);
-        } catch (error) {
-          if (mustReach()) throw error;
-          console.warn(`  ! ${kind} is not reachable (${(error as Error).message}); skipping`);
-          this.skip();
-        }
+        db = await testDatabaseOrSkip(this, kind);
         sql = connect(db!.url, { pool: { min: 0, max: 3 } });
         await createLibrary(sql.knex, kind);
         dir = mkdtempSync(join(tmpdir(), 'colapi-cli-'));

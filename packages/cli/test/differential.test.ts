@@ -1,6 +1,6 @@
 import { readCatalogue } from '@colapi/catalogue';
 import { startConformanceTarget, type ConformanceTarget } from '@colapi/test-fixtures';
-import { createTestDatabase, seed, STANDARD_DATA, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
+import { seed, STANDARD_DATA, testDatabaseOrSkip, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +15,6 @@ import { loadConfig, serveCatalogue, type CatalogueServer } from '../src/index.j
  * PostgreSQL the catalogue tells them all (checked below).
  */
 const CONFIG_FILE = join(dirname(fileURLToPath(import.meta.url)), 'conformance.config.json');
-const mustReach = () => process.env.CI === 'true' || process.env.REQUIRE_DATABASES === '1';
-
 interface Step {
   readonly method: string;
   readonly path: string;
@@ -139,13 +137,7 @@ for (const kind of testedKinds()) {
       const reseed = () => seed(target.database.knex, target.database.dialect, STANDARD_DATA);
 
       before(async function () {
-        try {
-          db = await createTestDatabase(kind);
-        } catch (error) {
-          if (mustReach()) throw error;
-          console.warn(`  ! ${kind} is not reachable (${(error as Error).message}); skipping`);
-          this.skip();
-        }
+        db = await testDatabaseOrSkip(this, kind);
         // The target creates the conformance tables; the catalogue server reads them.
         target = await startConformanceTarget({ url: db!.url, format, connect: { pool: { min: 0, max: 2 } } });
         served = await serveCatalogue({ databaseUrl: db!.url, format, config: () => loadConfig(CONFIG_FILE).config, configSource: 'conformance.config.json', connect: { pool: { min: 0, max: 2 } } });

@@ -1,10 +1,8 @@
 import type { CatalogueConfig } from '@colapi/catalogue';
 import { connect, disconnect, type Database } from '@colapi/sql-compiler';
-import { createLibrary, createTestDatabase, HttpClient, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
+import { createLibrary, HttpClient, testDatabaseOrSkip, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { serveCatalogue, type CatalogueServer } from '../src/index.js';
-
-const mustReach = () => process.env.CI === 'true' || process.env.REQUIRE_DATABASES === '1';
 
 /** The library's collections as a user would configure them: functions on books, a column renamed. */
 const CONFIG: CatalogueConfig = {
@@ -28,13 +26,7 @@ for (const kind of testedKinds()) {
     let b: HttpClient;
 
     before(async function () {
-      try {
-        db = await createTestDatabase(kind);
-      } catch (error) {
-        if (mustReach()) throw error;
-        console.warn(`  ! ${kind} is not reachable (${(error as Error).message}); skipping`);
-        this.skip();
-      }
+      db = await testDatabaseOrSkip(this, kind);
       sql = connect(db!.url, { pool: { min: 0, max: 1 } });
       await createLibrary(sql.knex, kind);
       const small = { pool: { min: 0, max: 2 } };

@@ -1,9 +1,7 @@
 import { connect, disconnect, type Database } from '@colapi/sql-compiler';
-import { createTestDatabase, HttpClient, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
+import { HttpClient, testDatabaseOrSkip, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { serveCatalogue } from '../src/index.js';
-
-const mustReach = () => process.env.CI === 'true' || process.env.REQUIRE_DATABASES === '1';
 
 if (testedKinds().includes('postgres')) {
   describe('colapi serve --schema (PostgreSQL)', function () {
@@ -12,13 +10,7 @@ if (testedKinds().includes('postgres')) {
     let sql: Database;
 
     before(async function () {
-      try {
-        db = await createTestDatabase('postgres');
-      } catch (error) {
-        if (mustReach()) throw error;
-        console.warn(`  ! postgres is not reachable (${(error as Error).message}); skipping`);
-        this.skip();
-      }
+      db = await testDatabaseOrSkip(this, 'postgres');
       sql = connect(db!.url, { pool: { min: 0, max: 1 } });
       // A table of the same name in public, so that reading the wrong one would show.
       await sql.knex.raw('create table public.item (id serial primary key, other text)');

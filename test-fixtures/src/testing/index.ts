@@ -6,3 +6,4 @@ export { closeAllTargets, describeEachDatabase, itWhen, type EachDatabaseOptions
 export { tableDigest } from './digest.js';
 export { findLeak, stringsOf } from './leaks.js';
 export { createLibrary } from './library-schema.js';
+export { mustReachDatabases, testDatabaseOrSkip } from './database-or-skip.js';
