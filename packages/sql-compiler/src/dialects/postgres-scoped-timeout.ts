@@ -58,8 +58,8 @@ export function scopeStatementTimeout(client: PgClient, ms: number): void {
   };
 
   client.query = (config, ...rest) => {
-    // A cursor or stream (a Submittable) keeps its portal across round trips and cannot share the pipeline:
-    // the driver answers it with its own error.
+    // A cursor or stream (a Submittable) goes as it is: its portal spans round trips, so a pipelined client
+    // refuses it with its own error (and an older, unpipelined one runs it without the timeout).
     const text = typeof config === 'string' ? config : (config as { text?: unknown; submit?: unknown } | null)?.text;
     if (typeof text !== 'string' || typeof (config as { submit?: unknown }).submit === 'function') return query(config, ...rest);
     if (OPENS.test(text)) {
