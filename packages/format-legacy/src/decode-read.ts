@@ -10,7 +10,7 @@ import {
   type ReadQuery,
 } from '@colapi/query-ast';
 import type { DecodeContext, HttpRequest } from '@colapi/wire-format';
-import { parseLegacyQuery, parseLegacySearch, type LegacyReadQuery } from './parse-query.js';
+import { parseLegacyQuery, parseLegacySearch } from './parse-query.js';
 
 /**
  * What a Format B object shows besides its fields: every relationship, one level deep. Asking for them as
@@ -31,7 +31,7 @@ export function objectQuery(collection: CollectionSchema, registry: Registry): R
 }
 
 
-function listQuery(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext, operators: OperatorSet | undefined): LegacyReadQuery {
+function listQuery(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext, operators: OperatorSet | undefined): ReadQuery {
   const query = parseLegacyQuery(request.url.searchParams, collection, ctx, operators ? { operators } : {});
   return { ...query, ...nestedView(collection, ctx.registry) };
 }

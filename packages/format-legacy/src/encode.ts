@@ -1,6 +1,5 @@
-import type { ApiError, ErrorCode, Operation, OperationResult, ReadQuery } from '@colapi/query-ast';
+import type { ApiError, ErrorCode, Operation, OperationResult } from '@colapi/query-ast';
 import type { HttpRequest, HttpResponse } from '@colapi/wire-format';
-import type { SearchWindow } from './parse-query.js';
 import { instanceObject } from './instance-object.js';
 import { linkHeader, listObject, pageCounts } from './list-object.js';
 import { JSON_MEDIA_TYPE } from './media-type.js';
@@ -9,18 +8,12 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   return { status, headers: { 'content-type': JSON_MEDIA_TYPE, ...headers }, body };
 }
 
-/** The search window of a list read; a query that did not come from `q` has none. */
-function windowOf(operation: Operation): SearchWindow {
-  const query = 'query' in operation ? (operation.query as ReadQuery & { window?: SearchWindow }) : undefined;
-  return query?.window ?? { offset: 0 };
-}
-
 /** Shapes an operation result as Format B: plain objects, list objects with `Link` headers, bare statuses. */
 export function encodeResult(request: HttpRequest, operation: Operation, result: OperationResult): HttpResponse {
   switch (result.kind) {
     case 'collection': {
       if ('query' in operation && operation.query.single) return json(200, instanceObject(result.resources[0]!));
-      const counts = pageCounts(result.paging, windowOf(operation), result.total, result.resources.length);
+      const counts = pageCounts(result.paging, result.total, result.resources.length);
       return json(200, listObject(result.resources, counts), { link: linkHeader(request.url, counts) });
     }
     case 'resource': {

@@ -11,8 +11,6 @@ export {
   parseLegacyQuery,
   parseLegacySearch,
   type LegacyQueryOptions,
-  type LegacyReadQuery,
   type LegacySearch,
   type LegacySearchOptions,
-  type SearchWindow,
 } from './parse-query.js';

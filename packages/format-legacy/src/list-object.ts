@@ -1,6 +1,5 @@
 import type { Paging, ResourceNode } from '@colapi/query-ast';
 import { rfc3986Uri } from '@colapi/wire-format';
-import type { SearchWindow } from './parse-query.js';
 import { instanceObject, type InstanceObject } from './instance-object.js';
 
 /** The list object of Format B: never a bare JSON list at the top, for the old JSON-hijacking reason. */
@@ -24,7 +23,8 @@ export interface PageCounts {
  * `limit`/`offset` window cuts that down. Without a count (a collection registered with `total: 'none'`)
  * the rows seen so far are the best lower bound.
  */
-export function pageCounts(paging: Paging, window: SearchWindow, total: number | undefined, returned: number): PageCounts {
+export function pageCounts(paging: Paging, total: number | undefined, returned: number): PageCounts {
+  const window = paging.window ?? { offset: 0 };
   const size = paging.size ?? paging.limit ?? Math.max(returned, 1);
   const page = paging.number ?? 1;
   const results =

@@ -14,6 +14,7 @@ import {
   type OperatorSet,
   type Paging,
   type ReadQuery,
+  type RowWindow,
   type SortKey,
 } from '@colapi/query-ast';
 import type { DecodeContext } from '@colapi/wire-format';
@@ -30,27 +31,14 @@ export const LEGACY_OPERATOR_SPELLINGS: OperatorSet = new Set(
 /** The members of a search object `q`. */
 export const SEARCH_MEMBERS: ReadonlySet<string> = new Set(['filters', 'disjunction', 'limit', 'offset', 'order_by', 'group_by', 'single']);
 
-/**
- * The slice of the matching rows that `limit` and `offset` of a search select. Pages are cut from it, and
- * `num_results` counts only it, so the two paging mechanisms compose instead of fighting.
- */
-export interface SearchWindow {
-  readonly offset: number;
-  readonly limit?: number;
-}
-
 /** A search object `q`, parsed and checked against a collection. */
 export interface LegacySearch {
   readonly filter?: Filter;
   readonly sort: readonly SortKey[];
   readonly group: readonly FieldRef[];
   readonly single: boolean;
-  readonly window: SearchWindow;
-}
-
-/** A Format B read: a ReadQuery that also remembers the search window, for the list object's counts. */
-export interface LegacyReadQuery extends ReadQuery {
-  readonly window: SearchWindow;
+  /** What `limit` and `offset` select; `{offset: 0}` without them. */
+  readonly window: RowWindow;
 }
 
 export interface LegacySearchOptions {
@@ -183,13 +171,15 @@ function pageParameter(params: URLSearchParams, name: string): number | undefine
  * The page of the search window a request asks for with `page` and `results_per_page`. A page size above
  * the maximum is lowered to it, as legacy clients expect, rather than refused.
  */
-function legacyPaging(params: URLSearchParams, window: SearchWindow, ctx: DecodeContext): Paging {
+function legacyPaging(params: URLSearchParams, window: RowWindow, ctx: DecodeContext): Paging {
   const { defaultPageSize, maxPageSize } = ctx.limits;
   const size = Math.min(pageParameter(params, 'results_per_page') ?? defaultPageSize, maxPageSize);
   const number = pageParameter(params, 'page') ?? 1;
   const skipped = (number - 1) * size;
   const limit = window.limit === undefined ? size : Math.max(0, Math.min(size, window.limit - skipped));
-  return { offset: window.offset + skipped, limit, number, size };
+  const paging = { offset: window.offset + skipped, limit, number, size };
+  // The list object counts results and pages within the window; a search without one has all the rows.
+  return window.offset > 0 || window.limit !== undefined ? { ...paging, window } : paging;
 }
 
 /**
@@ -201,7 +191,7 @@ export function parseLegacyQuery(
   collection: CollectionSchema,
   ctx: DecodeContext,
   options: LegacyQueryOptions = {},
-): LegacyReadQuery {
+): ReadQuery {
   const text = single(params, 'q');
   const source = { parameter: 'q' };
   const search = parseLegacySearch(text === undefined ? {} : parseJsonParameter(text, 'q'), collection, ctx, {
@@ -217,6 +207,5 @@ export function parseLegacyQuery(
     fields: {},
     include: [],
     single: search.single,
-    window: search.window,
   };
 }

@@ -8,22 +8,22 @@ const PERSON = 'http://example.com/api/person';
 describe('Format B list objects', () => {
   describe('pageCounts', () => {
     it('counts results and pages from the total', () => {
-      expect(pageCounts(page(2, 10), { offset: 0 }, 35, 10)).to.deep.equal({ results: 35, pages: 4, page: 2, size: 10 });
+      expect(pageCounts(page(2, 10), 35, 10)).to.deep.equal({ results: 35, pages: 4, page: 2, size: 10 });
     });
 
     it('has no pages when nothing matches', () => {
-      expect(pageCounts(page(1, 10), { offset: 0 }, 0, 0)).to.deep.equal({ results: 0, pages: 0, page: 1, size: 10 });
+      expect(pageCounts(page(1, 10), 0, 0)).to.deep.equal({ results: 0, pages: 0, page: 1, size: 10 });
     });
 
     it('counts within the window of limit and offset', () => {
-      expect(pageCounts(page(1, 5), { offset: 2, limit: 7 }, 35, 5)).to.deep.equal({ results: 7, pages: 2, page: 1, size: 5 });
+      expect(pageCounts({ ...page(1, 5), window: { offset: 2, limit: 7 } }, 35, 5)).to.deep.equal({ results: 7, pages: 2, page: 1, size: 5 });
       // The window runs past the end of the rows.
-      expect(pageCounts(page(1, 5), { offset: 30, limit: 10 }, 35, 5)).to.deep.equal({ results: 5, pages: 1, page: 1, size: 5 });
-      expect(pageCounts(page(1, 5), { offset: 40 }, 35, 0)).to.deep.equal({ results: 0, pages: 0, page: 1, size: 5 });
+      expect(pageCounts({ ...page(1, 5), window: { offset: 30, limit: 10 } }, 35, 5)).to.deep.equal({ results: 5, pages: 1, page: 1, size: 5 });
+      expect(pageCounts({ ...page(1, 5), window: { offset: 40 } }, 35, 0)).to.deep.equal({ results: 0, pages: 0, page: 1, size: 5 });
     });
 
     it('without a total, counts the rows seen so far', () => {
-      expect(pageCounts(page(3, 10), { offset: 0 }, undefined, 4)).to.deep.equal({ results: 24, pages: 3, page: 3, size: 10 });
+      expect(pageCounts(page(3, 10), undefined, 4)).to.deep.equal({ results: 24, pages: 3, page: 3, size: 10 });
     });
   });
 

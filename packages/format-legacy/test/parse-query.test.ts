@@ -1,8 +1,8 @@
 import { defineModel, Registry, type ColumnSchema } from '@colapi/schema';
 import { expect } from 'chai';
-import { ApiError, DEFAULT_LIMITS } from '@colapi/query-ast';
+import { ApiError, DEFAULT_LIMITS, type ReadQuery } from '@colapi/query-ast';
 import type { DecodeContext } from '@colapi/wire-format';
-import { LEGACY_OPERATOR_SPELLINGS, parseLegacyQuery, parseLegacySearch, type LegacyReadQuery } from '../src/index.js';
+import { LEGACY_OPERATOR_SPELLINGS, parseLegacyQuery, parseLegacySearch } from '../src/index.js';
 
 const col = (name: string, type: ColumnSchema['type'] = 'string'): ColumnSchema => ({ name, type, nullable: name !== 'id', ...(name === 'id' ? { generated: true } : {}) });
 
@@ -32,7 +32,7 @@ const ctx: DecodeContext = { registry, limits: { ...DEFAULT_LIMITS, maxPageSize:
 
 const params = (q: unknown, extra: Record<string, string> = {}) =>
   new URLSearchParams({ ...(q === undefined ? {} : { q: typeof q === 'string' ? q : JSON.stringify(q) }), ...extra });
-const parse = (q: unknown, extra?: Record<string, string>, collection = person): LegacyReadQuery => parseLegacyQuery(params(q, extra), collection, ctx);
+const parse = (q: unknown, extra?: Record<string, string>, collection = person): ReadQuery => parseLegacyQuery(params(q, extra), collection, ctx);
 const field = (column: string, relations: string[] = []) => ({ relations, column });
 
 function failure(fn: () => unknown): ApiError {
@@ -46,8 +46,8 @@ function failure(fn: () => unknown): ApiError {
 }
 
 describe('parseLegacyQuery: the search object q', () => {
-  const CASES: { name: string; q: unknown; collection?: typeof person; expect: Partial<LegacyReadQuery> }[] = [
-    { name: 'no q at all', q: undefined, expect: { sort: [], group: [], single: false, window: { offset: 0 } } },
+  const CASES: { name: string; q: unknown; collection?: typeof person; expect: Partial<ReadQuery> }[] = [
+    { name: 'no q at all', q: undefined, expect: { sort: [], group: [], single: false, paging: { offset: 0, limit: 10, number: 1, size: 10 } } },
     { name: 'an empty object', q: {}, expect: { sort: [], group: [], single: false } },
     { name: 'one filter with val', q: { filters: [{ name: 'age', op: '==', val: 3 }] }, expect: { filter: { kind: 'compare', field: field('age'), op: 'eq', value: 3 } } },
     {
@@ -170,13 +170,13 @@ describe('parseLegacyQuery: the search object q', () => {
     },
     { name: 'group_by a column', q: { group_by: [{ field: 'age' }] }, expect: { group: [field('age')] } },
     { name: 'single true', q: { single: true }, expect: { single: true } },
-    { name: 'limit and offset make the window', q: { limit: 3, offset: 2 }, expect: { window: { offset: 2, limit: 3 }, paging: { offset: 2, limit: 3, number: 1, size: 10 } } },
-    { name: 'offset 0 is no offset', q: { offset: 0 }, expect: { window: { offset: 0 } } },
+    { name: 'limit and offset make the window', q: { limit: 3, offset: 2 }, expect: { paging: { offset: 2, limit: 3, number: 1, size: 10, window: { offset: 2, limit: 3 } } } },
+    { name: 'offset 0 is no offset: no window', q: { offset: 0 }, expect: { paging: { offset: 0, limit: 10, number: 1, size: 10 } } },
   ];
   for (const c of CASES) {
     it(c.name, () => {
       const query = parse(c.q, {}, c.collection ?? person);
-      for (const [key, value] of Object.entries(c.expect)) expect(query[key as keyof LegacyReadQuery], key).to.deep.equal(value);
+      for (const [key, value] of Object.entries(c.expect)) expect(query[key as keyof ReadQuery], key).to.deep.equal(value);
       if (!('filter' in c.expect)) expect(query.filter).to.equal(undefined);
     });
   }
@@ -243,9 +243,9 @@ describe('parseLegacyQuery: page and results_per_page', () => {
     ['page 3 of 10', undefined, { page: '3' }, { offset: 20, limit: 10, number: 3, size: 10 }],
     ['results_per_page 4', undefined, { results_per_page: '4', page: '2' }, { offset: 4, limit: 4, number: 2, size: 4 }],
     ['a size above the maximum is lowered to it', undefined, { results_per_page: '500' }, { offset: 0, limit: 50, number: 1, size: 50 }],
-    ['pages are cut from the offset', { offset: 5 }, { page: '2', results_per_page: '3' }, { offset: 8, limit: 3, number: 2, size: 3 }],
-    ['the last page of a window is short', { limit: 5 }, { page: '2', results_per_page: '3' }, { offset: 3, limit: 2, number: 2, size: 3 }],
-    ['a page beyond the window is empty', { limit: 5 }, { page: '3', results_per_page: '3' }, { offset: 6, limit: 0, number: 3, size: 3 }],
+    ['pages are cut from the offset', { offset: 5 }, { page: '2', results_per_page: '3' }, { offset: 8, limit: 3, number: 2, size: 3, window: { offset: 5 } }],
+    ['the last page of a window is short', { limit: 5 }, { page: '2', results_per_page: '3' }, { offset: 3, limit: 2, number: 2, size: 3, window: { offset: 0, limit: 5 } }],
+    ['a page beyond the window is empty', { limit: 5 }, { page: '3', results_per_page: '3' }, { offset: 6, limit: 0, number: 3, size: 3, window: { offset: 0, limit: 5 } }],
   ];
   for (const [name, q, extra, paging] of CASES) {
     it(name, () => expect(parse(q, extra).paging).to.deep.equal(paging));

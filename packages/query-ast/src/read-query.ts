@@ -5,6 +5,15 @@ export interface SortKey {
   readonly descending: boolean;
 }
 
+/**
+ * A slice of the rows a filter matches, as a search's own `limit` and `offset` select it (Format B's `q`).
+ * Pages are cut from it rather than from all the rows.
+ */
+export interface RowWindow {
+  readonly offset: number;
+  readonly limit?: number;
+}
+
 /** Rows to skip and take; `limit` undefined means all. */
 export interface Paging {
   readonly offset: number;
@@ -12,6 +21,12 @@ export interface Paging {
   /** The 1-based page number and size the client asked for, when it paged by number. */
   readonly number?: number;
   readonly size?: number;
+  /**
+   * The window the page lies in, when the request named one: `offset` and `limit` above already fall
+   * inside it, and counts of results and pages are taken within it (the executor's total counts every
+   * matching row; the format clips it).
+   */
+  readonly window?: RowWindow;
 }
 
 /** Everything a read of a list needs, format-neutral. */
