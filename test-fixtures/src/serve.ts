@@ -16,7 +16,11 @@ const url = process.env.DATABASE_URL || `sqlite:${join(tmpdir(), 'colapi-conform
 
 /** Every 500 leaves one line on stderr with its cause, so that an operator can see why (the client is told nothing). */
 function logUnexpected(error: unknown): void {
-  const cause = error instanceof Error ? `${error.name}: ${error.message}${error.stack ? `\n${error.stack.split('\n').slice(1, 4).join('\n')}` : ''}` : String(error);
+  const describe = (e: unknown): string =>
+    e instanceof Error
+      ? `${e.name}: ${e.message}${e.stack ? `\n${e.stack.split('\n').slice(1, 4).join('\n')}` : ''}${e.cause === undefined ? '' : `\ncaused by: ${describe(e.cause)}`}`
+      : String(e);
+  const cause = describe(error);
   process.stderr.write(`${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg: 'request failed with 500', cause })}\n`);
 }
 
