@@ -1,4 +1,5 @@
 import { dialectForUrl, redactUrl } from '@colapi/sql-compiler';
+import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FORMAT_NAMES } from './formats.js';
 
@@ -17,6 +18,8 @@ export interface ServeArguments {
   readonly schema?: string;
   /** Config file; undefined: `colapi.config.json` of the working directory, if any. */
   readonly config?: string;
+  /** The directory relative paths start from: where the command was typed. */
+  readonly cwd: string;
 }
 
 export type Arguments = ServeArguments | { readonly command: 'help' };
@@ -43,8 +46,18 @@ Options:
 Signals: SIGHUP reads the catalogue and the configuration again without a restart (requests in flight
 finish on the schema they started with); SIGTERM or Ctrl+C stop after the requests in flight.`;
 
-/** Reads `colapi serve …` (or `colapi --help`). */
-export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Arguments {
+/**
+ * A SQLite file named relative to where the command was typed. `pnpm colapi` runs in the repository's root,
+ * and tells the directory it was typed in as INIT_CWD.
+ */
+function sqliteUrlFrom(url: string, cwd: string): string {
+  const m = /^(sqlite:|file:)(\/\/)?(.*)$/i.exec(url);
+  if (!m || m[3] === '' || m[3] === ':memory:' || isAbsolute(m[3]!)) return url;
+  return `${m[1]}${resolve(cwd, m[3]!)}`;
+}
+
+/** Reads `colapi serve …` (or `colapi --help`); relative paths start from `cwd`. */
+export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = env.INIT_CWD || process.cwd()): Arguments {
   let values: Record<string, string | boolean | undefined>;
   let positionals: string[];
   try {
@@ -82,11 +95,12 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv =
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError(`--port must be a number from 0 to 65535; got "${portText}"`);
   return {
     command: 'serve',
-    databaseUrl,
+    databaseUrl: sqliteUrlFrom(databaseUrl, cwd),
     format,
     port: Number(portText),
     host: (values.host as string | undefined) ?? '127.0.0.1',
     ...(values.schema === undefined ? {} : { schema: values.schema as string }),
     ...(values.config === undefined ? {} : { config: values.config as string }),
+    cwd,
   };
 }

@@ -23,8 +23,13 @@ export async function main(argv: readonly string[], out: Output = STD): Promise<
       out.stdout(`${HELP}\n`);
       return 0;
     }
-    const running = await start(args, out);
+    // A signal during the start would otherwise end the process: it is kept, and answered once serving.
+    let early = false;
+    const hold = () => (early = true);
+    process.on('SIGHUP', hold);
+    const running = await start(args, out).finally(() => process.off('SIGHUP', hold));
     handleSignals(running, out);
+    if (early) process.emit('SIGHUP', 'SIGHUP');
     return undefined;
   } catch (error) {
     return failure(error, out);
@@ -32,7 +37,7 @@ export async function main(argv: readonly string[], out: Output = STD): Promise<
 }
 
 /** The configuration file, read again at each reload. */
-const configReader = (args: ServeArguments) => () => loadConfig(args.config).config;
+const configReader = (args: ServeArguments) => () => loadConfig(args.config, args.cwd).config;
 
 async function start(args: ServeArguments, out: Output): Promise<CatalogueServer> {
   const readConfig = configReader(args);

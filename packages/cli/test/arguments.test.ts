@@ -13,8 +13,8 @@ const mistake = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
 
 describe('colapi arguments', () => {
   it('reads serve with its options and defaults', () => {
-    expect(parseArguments(['serve', 'sqlite:x.db'], {})).to.deep.equal({ command: 'serve', databaseUrl: 'sqlite:x.db', format: 'jsonapi', port: 8080, host: '127.0.0.1' });
-    expect(parseArguments(['serve', 'postgres://u@h/db', '--format', 'legacy', '--port=0', '--host', '0.0.0.0', '--schema', 'shop', '--config', 'c.json'], {})).to.deep.equal({
+    expect(parseArguments(['serve', 'sqlite:/data/x.db'], {}, '/work')).to.deep.equal({ command: 'serve', databaseUrl: 'sqlite:/data/x.db', format: 'jsonapi', port: 8080, host: '127.0.0.1', cwd: '/work' });
+    expect(parseArguments(['serve', 'postgres://u@h/db', '--format', 'legacy', '--port=0', '--host', '0.0.0.0', '--schema', 'shop', '--config', 'c.json'], {}, '/work')).to.deep.equal({
       command: 'serve',
       databaseUrl: 'postgres://u@h/db',
       format: 'legacy',
@@ -22,9 +22,19 @@ describe('colapi arguments', () => {
       host: '0.0.0.0',
       schema: 'shop',
       config: 'c.json',
+      cwd: '/work',
     });
     expect(parseArguments(['serve'], { DATABASE_URL: 'mysql://root@127.0.0.1/test' })).to.include({ databaseUrl: 'mysql://root@127.0.0.1/test' });
     expect(parseArguments(['-h'], {})).to.deep.equal({ command: 'help' });
+  });
+
+  it('reads a relative SQLite file from where the command was typed (INIT_CWD under pnpm)', () => {
+    const url = (arg: string, env: NodeJS.ProcessEnv = {}) => (parseArguments(['serve', arg], env, env.INIT_CWD || '/repo') as { databaseUrl: string }).databaseUrl;
+    expect(url('sqlite:shop.sqlite')).to.equal('sqlite:/repo/shop.sqlite');
+    expect(url('sqlite:data/shop.sqlite', { INIT_CWD: '/home/me' })).to.equal('sqlite:/home/me/data/shop.sqlite');
+    expect(url('sqlite:///tmp/shop.sqlite')).to.equal('sqlite:///tmp/shop.sqlite');
+    expect(url('sqlite::memory:')).to.equal('sqlite::memory:');
+    expect(url('postgres://u@h/db')).to.equal('postgres://u@h/db');
   });
 
   it('names each mistake', () => {
