@@ -1,6 +1,7 @@
 import { createApi, type ApiOptions } from '@colapi/server-koa';
 import { connect, disconnect, type ConnectOptions, type Database } from '@colapi/sql-compiler';
 import type { Registry } from '@colapi/schema';
+import type { WireFormat } from '@colapi/wire-format';
 import Koa from 'koa';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
@@ -13,6 +14,8 @@ export interface ConformanceTarget {
   readonly app: Koa;
   readonly database: Database;
   readonly registry: Registry;
+  /** The wire format it serves. */
+  readonly format: WireFormat;
   readonly server: Server;
   /** The database URL it serves. */
   readonly url: string;
@@ -33,12 +36,12 @@ export interface ConformanceOptions {
 
 /** Opens the database, creates missing tables and serves the conformance collections on 127.0.0.1. */
 export async function startConformanceTarget(options: ConformanceOptions): Promise<ConformanceTarget> {
-  const format = options.format ?? 'jsonapi';
+  const format = await formatByName(options.format ?? 'jsonapi');
   const database = connect(options.url, options.connect);
   await createTables(database.knex, database.dialect);
   const registry = await conformanceRegistry(format);
   const app = new Koa();
-  app.use(createApi({ registry, database, format: formatByName(format), ...options.api }));
+  app.use(createApi({ registry, database, format, ...options.api }));
   const server = app.listen(options.port ?? 0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -46,6 +49,7 @@ export async function startConformanceTarget(options: ConformanceOptions): Promi
     app,
     database,
     registry,
+    format,
     server,
     url: options.url,
     origin: `http://127.0.0.1:${port}`,

@@ -1,13 +1,16 @@
 import { modelsFromObjection } from '@colapi/objection';
-import { Registry, type HttpMethod } from '@colapi/schema';
+import { Registry } from '@colapi/schema';
+import { ROUTE_KINDS, type WireFormat } from '@colapi/wire-format';
 import type { Knex } from 'knex';
 import { MODELS } from './models.js';
 
-/** The collections of SCHEMA.md; PUT is served by the legacy format only. */
-export async function conformanceRegistry(format: string, knex?: Knex): Promise<Registry> {
+/** The collections of SCHEMA.md, for a format; PUT is served where the format routes it (Format B). */
+export async function conformanceRegistry(format: Pick<WireFormat, 'methodsFor'>, knex?: Knex): Promise<Registry> {
   const models = await modelsFromObjection(MODELS, { types: { task: { duration: 'interval' }, network: { address: 'inet' } }, ...(knex ? { knex } : {}) });
   const m = (name: string) => models.get(name)!;
-  const writable: HttpMethod[] = format === 'legacy' ? ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] : ['GET', 'POST', 'PATCH', 'DELETE'];
+  // Writable collections register every method the format routes somewhere (PUT only where it has one).
+  const routed = new Set(ROUTE_KINDS.flatMap((kind) => format.methodsFor(kind)));
+  const writable = (['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const).filter((m) => routed.has(m));
   return new Registry([
     { model: m('Person'), options: { name: 'person', methods: writable, allow_functions: true, additional_attributes: ['is_minor'] } },
     { model: m('Article'), options: { name: 'article', methods: writable, allow_functions: true } },

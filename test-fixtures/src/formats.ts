@@ -1,15 +1,23 @@
-import { jsonApiFormat } from '@colapi/format-jsonapi';
-import { legacyFormat } from '@colapi/format-legacy';
 import type { WireFormat } from '@colapi/wire-format';
+import { createRequire } from 'node:module';
 
-/** The wire formats the conformance target can serve, by API_FORMAT name. */
-export const FORMATS: Readonly<Record<string, () => WireFormat>> = Object.freeze({
-  jsonapi: jsonApiFormat,
-  legacy: legacyFormat,
-});
+const PREFIX = '@colapi/format-';
 
-export function formatByName(name: string): WireFormat {
-  const make = FORMATS[name];
-  if (!make) throw new Error(`API_FORMAT must be one of ${Object.keys(FORMATS).join(', ')}; got "${name}"`);
-  return make();
+/**
+ * The wire formats the conformance target can serve, by API_FORMAT name: every package @colapi/format-<name>
+ * this package depends on. A new format is one more dependency, and no code here.
+ */
+export const FORMAT_NAMES: readonly string[] = Object.keys(
+  (createRequire(import.meta.url)('../package.json') as { dependencies: Record<string, string> }).dependencies,
+)
+  .filter((name) => name.startsWith(PREFIX))
+  .map((name) => name.slice(PREFIX.length))
+  .sort();
+
+/** A format by its name, built by `createWireFormat()`, the factory every format package exports. */
+export async function formatByName(name: string): Promise<WireFormat> {
+  if (!FORMAT_NAMES.includes(name)) throw new Error(`API_FORMAT must be one of ${FORMAT_NAMES.join(', ')}; got "${name}"`);
+  const module = (await import(`${PREFIX}${name}`)) as { createWireFormat?: () => WireFormat };
+  if (typeof module.createWireFormat !== 'function') throw new Error(`${PREFIX}${name} exports no createWireFormat()`);
+  return module.createWireFormat();
 }

@@ -161,7 +161,7 @@ for (const kind of testedKinds()) {
         };
         // The target mounts no OpenAPI route: its document is the same generator run on its registry.
         const { openApiDocument } = await import('@colapi/openapi');
-        const expected = Object.fromEntries(Object.entries(openApiDocument(target.registry, { format }).paths).map(([p, ops]) => [p, Object.keys(ops).sort()]));
+        const expected = Object.fromEntries(Object.entries(openApiDocument(target.registry, { format: target.format }).paths).map(([p, ops]) => [p, Object.keys(ops).sort()]));
         expect(await paths(served.origin)).to.deep.equal(expected);
       });
 

@@ -1,3 +1,5 @@
+/** The factory every format package exports under one name, for tools that load a format by package name. */
+export { jsonApiFormat as createWireFormat } from './jsonapi-format.js';
 export { jsonApiFormat } from './jsonapi-format.js';
 export { JSONAPI_MEDIA_TYPE, checkContentType, chooseResponseType } from './media-type.js';
 export { attributeNames, resourceObject, type ResourceIdentifier, type ResourceObject } from './resource-object.js';

@@ -6,6 +6,7 @@ import { decodeWrite } from './decode-write.js';
 import { encodeErrorDocument, encodeResult } from './encode.js';
 import { jsonApiJsonpPayload } from './jsonp-payload.js';
 import { checkContentType, chooseResponseType, JSONAPI_MEDIA_TYPE } from './media-type.js';
+import { JSONAPI_DESCRIPTION } from './openapi/description.js';
 
 const METHODS: Record<RouteKind, readonly HttpMethod[]> = {
   collection: ['GET', 'POST'],
@@ -45,5 +46,6 @@ export function jsonApiFormat(): WireFormat {
     encodeErrors: (request, status, errors) => encodeErrorDocument(status, errors, responseType(request)),
     // The specification applies JSONP to every answer with content in Format A, writes included.
     jsonpPayload: (_request, response) => jsonApiJsonpPayload(response),
+    openApi: JSONAPI_DESCRIPTION,
   };
 }

@@ -1,3 +1,5 @@
+/** The factory every format package exports under one name, for tools that load a format by package name. */
+export { legacyFormat as createWireFormat } from './legacy-format.js';
 export { legacyFormat, type LegacyFormatOptions } from './legacy-format.js';
 export { JSON_MEDIA_TYPE, checkContentType } from './media-type.js';
 export { fieldValues, instanceObject, type InstanceObject } from './instance-object.js';

@@ -6,6 +6,8 @@ import { decodeWrite } from './decode-write.js';
 import { encodeErrors, encodeResult } from './encode.js';
 import { legacyJsonpPayload } from './jsonp-payload.js';
 import { checkContentType, JSON_MEDIA_TYPE } from './media-type.js';
+import { legacyDescription } from './openapi/description.js';
+import { LEGACY_OPERATOR_SPELLINGS } from './parse-query.js';
 
 export interface LegacyFormatOptions {
   /**
@@ -52,5 +54,6 @@ export function legacyFormat(options: LegacyFormatOptions = {}): WireFormat {
     encodeErrors: (_request, status, errors) => encodeErrors(status, errors),
     // The specification applies JSONP to GET requests in Format B, function evaluation included.
     jsonpPayload: legacyJsonpPayload,
+    openApi: legacyDescription(operators ?? LEGACY_OPERATOR_SPELLINGS),
   };
 }

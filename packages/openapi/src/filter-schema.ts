@@ -1,7 +1,7 @@
 import type { CollectionSchema } from '@colapi/schema';
 import { OPERATORS, type OperatorSet } from '@colapi/query-ast';
-import type { BuildContext } from './build-context.js';
-import { componentName, type JsonSchema } from './json-schema.js';
+import type { DescriptionContext, JsonSchema } from '@colapi/wire-format';
+import { componentName } from './json-schema.js';
 
 /** The spellings of a set that have one arity, in catalogue order. */
 function spellings(operators: OperatorSet, arity: 'binary' | 'unary' | 'relation'): string[] {
@@ -20,7 +20,7 @@ export interface FilterSchemaOptions {
  * The filter object of a collection: unary, binary with a value or a field, a relation filter nesting the
  * target's own filter object, and `and`/`or` lists. Names are restricted to the collection's columns.
  */
-export function filterSchema(collection: CollectionSchema, ctx: BuildContext, options: FilterSchemaOptions): JsonSchema {
+export function filterSchema(collection: CollectionSchema, ctx: DescriptionContext, options: FilterSchemaOptions): JsonSchema {
   const name = componentName(options.prefix, collection.name, 'filter');
   return ctx.schema(name, () => {
     const columns = [...collection.columns.keys()];

@@ -1,4 +1,7 @@
-export { FORMAT_DESCRIPTIONS, openApiDocument, type FormatLike, type OpenApiDocument, type OpenApiOptions } from './openapi-document.js';
-export type { BuildContext, FormatDescription, OpenApiObject } from './build-context.js';
-export { enumerateRoutes, type RouteEntry } from './routes.js';
-export { columnSchema, inputSchema, type JsonSchema } from './json-schema.js';
+export { openApiDocument, type DescribedFormat, type OpenApiDocument, type OpenApiOptions } from './openapi-document.js';
+export { enumerateRoutes } from './routes.js';
+export { SchemaRegistry } from './schema-registry.js';
+export { columnSchema, componentName, inputSchema, NOW_VALUES, ref } from './json-schema.js';
+export { filterSchema, functionSchema, type FilterSchemaOptions } from './filter-schema.js';
+export { callbackParameter, JSONP_MEDIA_TYPE, jsonQuery, jsonResponse, noContent, pathParameters, query, readFromParameter } from './parameters.js';
+export { withJsonpAnswer } from './jsonp-answer.js';

@@ -1,7 +1,5 @@
 import type { ColumnSchema, ColumnType } from '@colapi/schema';
-
-/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), kept loose: the document is plain JSON. */
-export type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from '@colapi/wire-format';
 
 // Timestamps and times travel without a zone, so JSON Schema's `date-time` and `time` formats (which demand
 // one) would lie; a pattern says exactly what the server reads and writes.
@@ -30,9 +28,13 @@ export function columnSchema(column: ColumnSchema): JsonSchema {
 /** The names a date or time column also accepts on input: the database's current value. */
 export const NOW_VALUES = ['CURRENT_TIMESTAMP', 'CURRENT_DATE', 'LOCALTIMESTAMP'] as const;
 
-/** The schema of a value a client may send for a column (writes and filter arguments). */
+/**
+ * The schema of a value a client may send for a column (writes and filter arguments): a string column
+ * carries the length the server enforces on writes (counted in code points, as JSON Schema counts).
+ */
 export function inputSchema(column: ColumnSchema): JsonSchema {
-  const out = columnSchema(column);
+  const base = columnSchema(column);
+  const out = column.type === 'string' && column.maxLength !== undefined ? { ...base, maxLength: column.maxLength } : base;
   if (column.type === 'date' || column.type === 'time' || column.type === 'datetime') {
     return { anyOf: [out, { enum: [...NOW_VALUES], description: 'Set by the database to its current value.' }] };
   }

@@ -1,26 +1,16 @@
 import type { HttpMethod, Registry } from '@colapi/schema';
 import { AGGREGATE_FUNCTIONS, DEFAULT_LIMITS, type QueryLimits } from '@colapi/query-ast';
-import type { RouteKind } from '@colapi/wire-format';
-import { SchemaRegistry, type BuildContext, type FormatDescription, type OpenApiObject } from './build-context.js';
-import { JSONAPI_DESCRIPTION } from './jsonapi-description.js';
-import { LEGACY_DESCRIPTION } from './legacy-description.js';
+import { ROUTE_KINDS, type DescriptionContext, type OpenApiObject, type WireFormat } from '@colapi/wire-format';
+import { withJsonpAnswer } from './jsonp-answer.js';
 import { enumerateRoutes } from './routes.js';
+import { SchemaRegistry } from './schema-registry.js';
 
-/** The formats this package can describe, by the name a WireFormat carries. */
-export const FORMAT_DESCRIPTIONS: Readonly<Record<string, FormatDescription>> = Object.freeze({
-  jsonapi: JSONAPI_DESCRIPTION,
-  legacy: LEGACY_DESCRIPTION,
-});
-
-/** The part of a WireFormat the generator reads: passing the server's own format keeps both in step. */
-export interface FormatLike {
-  readonly name: string;
-  methodsFor(kind: RouteKind): readonly HttpMethod[];
-}
+/** The part of a WireFormat the generator reads: the server's own format object fits, so both stay in step. */
+export type DescribedFormat = Pick<WireFormat, 'name' | 'mediaType' | 'methodsFor' | 'openApi'>;
 
 export interface OpenApiOptions {
-  /** The deployment's wire format: `'jsonapi'`, `'legacy'`, or the WireFormat object given to createApi. */
-  readonly format: 'jsonapi' | 'legacy' | FormatLike;
+  /** The deployment's wire format: the WireFormat object given to createApi. */
+  readonly format: DescribedFormat;
   /** `info.title`; default `colapi`. */
   readonly title?: string;
   /** `info.version` of the API (not of OpenAPI); default `1.0.0`. */
@@ -38,48 +28,47 @@ export type OpenApiDocument = OpenApiObject & { openapi: string; paths: Record<s
 
 const METHOD_ORDER: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
-/** The OpenAPI 3.1 document of every collection, path, parameter and document shape of a deployment. */
+/**
+ * The OpenAPI 3.1 document of a deployment: every path the server routes for the registry, with the methods
+ * the format routes there and the collection registered, each operation as the format describes it.
+ */
 export function openApiDocument(registry: Registry, options: OpenApiOptions): OpenApiDocument {
-  const formatName = typeof options.format === 'string' ? options.format : options.format.name;
-  const description = FORMAT_DESCRIPTIONS[formatName];
-  if (!description) throw new Error(`no OpenAPI description for the wire format "${formatName}"; known: ${Object.keys(FORMAT_DESCRIPTIONS).join(', ')}`);
-  const methodsFor = typeof options.format === 'string' ? description.methodsFor : (k: RouteKind) => (options.format as FormatLike).methodsFor(k);
+  const { format } = options;
   const prefix = (options.prefix ?? '/api').replace(/\/$/, '');
   const limits: QueryLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const schemas = new SchemaRegistry();
-  const ctx: BuildContext = { registry, limits, schema: schemas.schema };
+  const ctx: DescriptionContext = { registry, limits, schema: schemas.schema };
 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of enumerateRoutes(registry, prefix)) {
-    const offered = new Set(methodsFor(route.kind));
+    const offered = new Set(format.methodsFor(route.kind));
     const item: Record<string, unknown> = {};
     for (const method of METHOD_ORDER) {
       if (!offered.has(method) || !route.collection.methods.has(method)) continue;
-      const operation = description.operation(route, method, ctx);
-      if (operation) item[method.toLowerCase()] = operation;
+      const operation = format.openApi.operation(route, method, ctx);
+      if (operation) item[method.toLowerCase()] = withJsonpAnswer(operation);
     }
     if (Object.keys(item).length) paths[route.path] = item;
   }
 
   const collections = [...registry.collections.values()];
   // A method the format routes nowhere (PUT in Format A) is not one the collection really offers.
-  const kinds: RouteKind[] = ['collection', 'resource', 'related', 'related-item', 'relationship', 'evaluate'];
-  const formatMethods = new Set(kinds.flatMap((k) => methodsFor(k)));
+  const formatMethods = new Set(ROUTE_KINDS.flatMap((k) => format.methodsFor(k)));
   return {
     openapi: '3.1.0',
     info: {
       title: options.title ?? 'colapi',
       version: options.version ?? '1.0.0',
-      description: [options.description, description.summary].filter(Boolean).join('\n\n'),
+      description: [options.description, format.openApi.summary].filter(Boolean).join('\n\n'),
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl.replace(/\/$/, '') }] } : {}),
     tags: collections.map((c) => ({ name: c.name, description: `The ${c.name} collection (model ${c.model.name}, table ${c.model.table}).` })),
     paths,
     components: { schemas: schemas.sorted() },
-    // For tools that build requests (the demo's browsable API): the deployment in a compact form.
+    // For tools that build requests (the browsable API): the deployment in a compact form.
     'x-colapi': {
-      format: description.name,
-      mediaType: description.mediaType,
+      format: format.name,
+      mediaType: format.mediaType,
       prefix,
       limits: { defaultPageSize: limits.defaultPageSize, maxPageSize: limits.maxPageSize },
       functions: Object.keys(AGGREGATE_FUNCTIONS),

@@ -1,6 +1,4 @@
-import type { JsonSchema } from './json-schema.js';
-import type { OpenApiObject } from './build-context.js';
-import type { RouteEntry } from './routes.js';
+import type { JsonSchema, OpenApiObject, RouteEntry } from '@colapi/wire-format';
 
 /** A query parameter whose value is a plain string or number. */
 export function query(name: string, description: string, schema: JsonSchema, extra: OpenApiObject = {}): OpenApiObject {
@@ -31,9 +29,15 @@ export const readFromParameter: OpenApiObject = {
   schema: { type: 'string', enum: ['primary', 'any'] },
 };
 
-/** The JSONP `callback` parameter; `argument` says what the function receives in the format at hand. */
+/** The media type of a JSONP answer (server-koa adds `; charset=utf-8`). */
+export const JSONP_MEDIA_TYPE = 'application/javascript';
+
+/**
+ * The JSONP `callback` parameter; `argument` says what the function receives in the format at hand. The
+ * generator documents the JSONP answer of every operation that takes it.
+ */
 export function callbackParameter(argument: string): OpenApiObject {
-  return query('callback', `JSONP: the answer becomes /**/callback(argument); with status 200, served as application/javascript. ${argument}`, {
+  return query('callback', `JSONP: the answer becomes /**/callback(argument); with status 200, served as ${JSONP_MEDIA_TYPE}. ${argument}`, {
     type: 'string',
     pattern: '^[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*$',
   });

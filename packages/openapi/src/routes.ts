@@ -1,16 +1,5 @@
-import type { CollectionSchema, Registry, RelationshipSchema } from '@colapi/schema';
-import type { RouteKind } from '@colapi/wire-format';
-
-/** One path of a deployment, with what it reaches. */
-export interface RouteEntry {
-  readonly kind: RouteKind;
-  /** An OpenAPI path template, e.g. `/api/books/{id}/author`. */
-  readonly path: string;
-  readonly collection: CollectionSchema;
-  readonly relationship?: RelationshipSchema;
-  /** The collection behind the relationship. */
-  readonly target?: CollectionSchema;
-}
+import type { Registry } from '@colapi/schema';
+import type { RouteEntry } from '@colapi/wire-format';
 
 /**
  * Every path the server routes for the registry, spelled out per collection and relationship so that each

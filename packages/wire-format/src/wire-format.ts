@@ -1,6 +1,7 @@
 import type { CollectionSchema, HttpMethod, Registry } from '@colapi/schema';
 import type { ApiError, BinaryOperator, Operation, OperationResult, QueryLimits } from '@colapi/query-ast';
 import type { HttpRequest, HttpResponse } from './http-message.js';
+import type { OpenApiDescription } from './openapi-description.js';
 import type { RouteKind } from './route.js';
 
 export interface DecodeContext {
@@ -37,4 +38,6 @@ export interface WireFormat {
    * the payload must carry the real status.
    */
   jsonpPayload(request: HttpRequest, response: HttpResponse): object | undefined;
+  /** Its OpenAPI description, which @colapi/openapi composes into the deployment's document. */
+  readonly openApi: OpenApiDescription;
 }

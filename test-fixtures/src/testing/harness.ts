@@ -13,7 +13,6 @@ export interface TestTarget {
   seed(data?: SeedData): Promise<void>;
 }
 
-const MEDIA: Record<string, string> = { jsonapi: 'application/vnd.api+json', legacy: 'application/json' };
 const shared = new Map<string, Promise<{ db: TestDatabase; target: ConformanceTarget }>>();
 const owned: { db: TestDatabase; target: ConformanceTarget }[] = [];
 
@@ -70,7 +69,7 @@ export function describeEachDatabase(
         current = {
           kind,
           target,
-          http: new HttpClient(target.origin, MEDIA[format] ?? 'application/json'),
+          http: new HttpClient(target.origin, target.format.mediaType),
           seed: (data = STANDARD_DATA) => seed(target.database.knex, target.database.dialect, data),
         };
         if (options.seed !== false) await current.seed();

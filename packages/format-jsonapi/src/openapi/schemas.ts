@@ -1,6 +1,6 @@
 import { foreignKeyColumns, type CollectionSchema, type RelationshipSchema } from '@colapi/schema';
-import type { BuildContext } from './build-context.js';
-import { columnSchema, componentName, inputSchema, type JsonSchema } from './json-schema.js';
+import { columnSchema, componentName, inputSchema } from '@colapi/openapi';
+import type { DescriptionContext, JsonSchema } from '@colapi/wire-format';
 
 /** Component schemas of Format A: resource objects, documents and request bodies of each collection. */
 
@@ -15,11 +15,11 @@ export function attributeColumns(collection: CollectionSchema) {
   return [...collection.columns.values()].filter((c) => c.name !== collection.model.key && !fks.has(c.name));
 }
 
-export function version(ctx: BuildContext): JsonSchema {
+export function version(ctx: DescriptionContext): JsonSchema {
   return ctx.schema(name('jsonapi'), () => ({ type: 'object', properties: { version: { const: '1.0' } } }));
 }
 
-export function errorDocument(ctx: BuildContext): JsonSchema {
+export function errorDocument(ctx: DescriptionContext): JsonSchema {
   return ctx.schema(name('error-document'), () => ({
     type: 'object',
     required: ['errors'],
@@ -48,7 +48,7 @@ export function errorDocument(ctx: BuildContext): JsonSchema {
 }
 
 /** `{type, id}` of a collection, or of any type when the collection is not given. */
-export function identifier(ctx: BuildContext, target?: CollectionSchema): JsonSchema {
+export function identifier(ctx: DescriptionContext, target?: CollectionSchema): JsonSchema {
   return ctx.schema(target ? name(target.name, 'identifier') : name('identifier'), () => ({
     type: 'object',
     required: ['type', 'id'],
@@ -57,12 +57,12 @@ export function identifier(ctx: BuildContext, target?: CollectionSchema): JsonSc
 }
 
 /** The `data` of a relationship: one identifier or null, or a list of them. */
-export function linkage(ctx: BuildContext, rel: RelationshipSchema): JsonSchema {
+export function linkage(ctx: DescriptionContext, rel: RelationshipSchema): JsonSchema {
   const one = identifier(ctx, ctx.registry.target(rel));
   return rel.cardinality === 'one' ? { anyOf: [one, { type: 'null' }] } : { type: 'array', items: one };
 }
 
-export function resource(ctx: BuildContext, collection: CollectionSchema): JsonSchema {
+export function resource(ctx: DescriptionContext, collection: CollectionSchema): JsonSchema {
   return ctx.schema(name(collection.name, 'resource'), () => {
     const attributes: Record<string, JsonSchema> = {};
     for (const c of attributeColumns(collection)) attributes[c.name] = columnSchema(c);
@@ -86,7 +86,7 @@ export function resource(ctx: BuildContext, collection: CollectionSchema): JsonS
 }
 
 /** Any resource object, as found in `included`. */
-function anyResource(ctx: BuildContext): JsonSchema {
+function anyResource(ctx: DescriptionContext): JsonSchema {
   return ctx.schema(name('resource'), () => ({
     type: 'object',
     required: ['type', 'id'],
@@ -94,7 +94,7 @@ function anyResource(ctx: BuildContext): JsonSchema {
   }));
 }
 
-export function resourceDocument(ctx: BuildContext, collection: CollectionSchema, nullable = false): JsonSchema {
+export function resourceDocument(ctx: DescriptionContext, collection: CollectionSchema, nullable = false): JsonSchema {
   return ctx.schema(name(collection.name, nullable ? 'nullable-document' : 'document'), () => {
     const data = resource(ctx, collection);
     return {
@@ -110,7 +110,7 @@ export function resourceDocument(ctx: BuildContext, collection: CollectionSchema
   });
 }
 
-export function collectionDocument(ctx: BuildContext, collection: CollectionSchema): JsonSchema {
+export function collectionDocument(ctx: DescriptionContext, collection: CollectionSchema): JsonSchema {
   return ctx.schema(name(collection.name, 'collection-document'), () => {
     const one = resource(ctx, collection);
     return {
@@ -134,7 +134,7 @@ export function collectionDocument(ctx: BuildContext, collection: CollectionSche
 }
 
 /** The body of POST (create) or PATCH (update) of a resource. */
-export function writeDocument(ctx: BuildContext, collection: CollectionSchema, mode: 'create' | 'update'): JsonSchema {
+export function writeDocument(ctx: DescriptionContext, collection: CollectionSchema, mode: 'create' | 'update'): JsonSchema {
   return ctx.schema(name(collection.name, mode), () => {
     const attributes: Record<string, JsonSchema> = {};
     const required: string[] = [];
@@ -163,7 +163,7 @@ export function writeDocument(ctx: BuildContext, collection: CollectionSchema, m
 }
 
 /** The document of a relationship endpoint: linkage, in requests and responses alike. */
-export function linkageDocument(ctx: BuildContext, collection: CollectionSchema, rel: RelationshipSchema): JsonSchema {
+export function linkageDocument(ctx: DescriptionContext, collection: CollectionSchema, rel: RelationshipSchema): JsonSchema {
   return ctx.schema(name(collection.name, rel.name, 'linkage'), () => ({
     type: 'object',
     required: ['data'],
@@ -172,7 +172,7 @@ export function linkageDocument(ctx: BuildContext, collection: CollectionSchema,
 }
 
 /** The answer to a GET of a relationship: its linkage, and the resources `include` asked for. */
-export function linkageReadDocument(ctx: BuildContext, collection: CollectionSchema, rel: RelationshipSchema): JsonSchema {
+export function linkageReadDocument(ctx: DescriptionContext, collection: CollectionSchema, rel: RelationshipSchema): JsonSchema {
   return ctx.schema(name(collection.name, rel.name, 'linkage-document'), () => ({
     type: 'object',
     required: ['data'],
@@ -185,7 +185,7 @@ export function linkageReadDocument(ctx: BuildContext, collection: CollectionSch
   }));
 }
 
-export function valuesDocument(ctx: BuildContext): JsonSchema {
+export function valuesDocument(ctx: DescriptionContext): JsonSchema {
   return ctx.schema(name('function-results'), () => ({
     type: 'object',
     required: ['data'],

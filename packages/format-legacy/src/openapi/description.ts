@@ -1,36 +1,25 @@
 import type { HttpMethod } from '@colapi/schema';
 import { AGGREGATE_FUNCTIONS, type OperatorSet } from '@colapi/query-ast';
-import type { RouteKind } from '@colapi/wire-format';
-import { LEGACY_OPERATOR_SPELLINGS } from '@colapi/format-legacy';
-import type { BuildContext, FormatDescription, OpenApiObject } from './build-context.js';
-import { filterSchema, functionSchema } from './filter-schema.js';
-import * as s from './legacy-schemas.js';
-import { callbackParameter, jsonQuery, jsonResponse, noContent, pathParameters, query, readFromParameter } from './parameters.js';
-import type { RouteEntry } from './routes.js';
+import {
+  callbackParameter,
+  filterSchema,
+  functionSchema,
+  jsonQuery,
+  jsonResponse,
+  noContent,
+  pathParameters,
+  query,
+  readFromParameter,
+} from '@colapi/openapi';
+import type { DescriptionContext, OpenApiDescription, OpenApiObject, RouteEntry } from '@colapi/wire-format';
+import { JSON_MEDIA_TYPE as MEDIA } from '../media-type.js';
+import * as s from './schemas.js';
 
 const callback = callbackParameter('The argument is {meta, data}: meta holds status and each response header as a member (Link parsed into [{url, rel, …}]), data the JSON body.');
 
-const MEDIA = 'application/json';
-
-/**
- * The methods of each kind of path in Format B, as @colapi/format-legacy routes them. It has no JSON:API
- * relationship endpoints, so that kind is left undescribed.
- */
-const METHODS: Record<RouteKind, readonly HttpMethod[]> = {
-  collection: ['GET', 'POST', 'PATCH', 'PUT'],
-  resource: ['GET', 'PATCH', 'PUT', 'DELETE'],
-  related: ['GET'],
-  'related-item': ['GET', 'DELETE'],
-  relationship: [],
-  evaluate: ['GET'],
-};
-
 const LINK = { Link: { description: 'RFC 8288 links to the first, last, previous and next pages.', schema: { type: 'string' } } };
 
-/** Format B's operators, as its parser accepts them. */
-const OPERATOR_SPELLINGS: OperatorSet = LEGACY_OPERATOR_SPELLINGS;
-
-function pageParameters(ctx: BuildContext): OpenApiObject[] {
+function pageParameters(ctx: DescriptionContext): OpenApiObject[] {
   return [
     query('page', 'The page, from 1.', { type: 'integer', minimum: 1, default: 1 }),
     query('results_per_page', `Instances per page; more than ${ctx.limits.maxPageSize} is lowered to it.`, {
@@ -41,10 +30,10 @@ function pageParameters(ctx: BuildContext): OpenApiObject[] {
   ];
 }
 
-const errors = (ctx: BuildContext): OpenApiObject => ({ '4XX': jsonResponse('The request was refused; message says why.', MEDIA, s.errorObject(ctx)) });
+const errors = (ctx: DescriptionContext): OpenApiObject => ({ '4XX': jsonResponse('The request was refused; message says why.', MEDIA, s.errorObject(ctx)) });
 const body = (schema: Record<string, unknown>): OpenApiObject => ({ required: true, content: { [MEDIA]: { schema } } });
 
-function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): OpenApiObject | undefined {
+function operation(route: RouteEntry, method: HttpMethod, ctx: DescriptionContext, operators: OperatorSet): OpenApiObject | undefined {
   const { collection: c, relationship: rel, target } = route;
   const op = (id: string, summary: string, parameters: OpenApiObject[], responses: OpenApiObject, extra: OpenApiObject = {}) => ({
     operationId: `${c.name}.${id}`,
@@ -56,11 +45,11 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): Op
   });
   const ok = (schema: Record<string, unknown>, status = '200', description = 'OK') => ({ [status]: jsonResponse(description, MEDIA, schema) });
   const q = (collection = c) =>
-    jsonQuery('q', 'A search object: filters, disjunction, limit, offset, order_by, group_by, single.', s.search(ctx, collection, OPERATOR_SPELLINGS), {
+    jsonQuery('q', 'A search object: filters, disjunction, limit, offset, order_by, group_by, single.', s.search(ctx, collection, operators), {
       filters: [{ name: [...collection.columns.keys()][1] ?? collection.model.key, op: 'is_not_null' }],
     });
   const bulk = () => op(`update-many.${method.toLowerCase()}`, `Update every ${c.name} matching q (all without it)`, [q()], ok(s.modified(ctx), '201', 'Updated.'), {
-    requestBody: body(s.bulkUpdate(ctx, c, OPERATOR_SPELLINGS)),
+    requestBody: body(s.bulkUpdate(ctx, c, operators)),
   });
   const update = () => op(`update.${method.toLowerCase()}`, `Update one of ${c.name}`, [], ok(s.object(ctx, c)), { requestBody: body(s.input(ctx, c, 'update')) });
   switch (`${route.kind} ${method}`) {
@@ -103,7 +92,7 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): Op
             type: 'object',
             properties: {
               functions: { type: 'array', items: functionSchema(c, Object.keys(AGGREGATE_FUNCTIONS)) },
-              filters: { type: 'array', items: filterSchema(c, ctx, { prefix: 'legacy', operators: OPERATOR_SPELLINGS, relationSeparator: '__' }) },
+              filters: { type: 'array', items: filterSchema(c, ctx, { prefix: 'legacy', operators: operators, relationSeparator: '__' }) },
             },
           }, { functions: [{ name: 'count', field: c.model.key }] }),
           required: true,
@@ -115,11 +104,10 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): Op
   }
 }
 
-/** Format B, the legacy plain-JSON format. */
-export const LEGACY_DESCRIPTION: FormatDescription = {
-  name: 'legacy',
-  summary: `Plain JSON (${MEDIA}): lists are objects with num_results, total_pages, page and objects; searches travel in q.`,
-  mediaType: MEDIA,
-  methodsFor: (kind) => METHODS[kind],
-  operation,
-};
+/** Format B in OpenAPI, filters described with the operator spellings the format was built with. */
+export function legacyDescription(operators: OperatorSet): OpenApiDescription {
+  return {
+    summary: `Plain JSON (${MEDIA}): lists are objects with num_results, total_pages, page and objects; searches travel in q.`,
+    operation: (route, method, ctx) => operation(route, method, ctx, operators),
+  };
+}

@@ -1,21 +1,24 @@
 import type { CollectionSchema, HttpMethod, RelationshipSchema } from '@colapi/schema';
 import { AGGREGATE_FUNCTIONS, ALL_OPERATOR_SPELLINGS } from '@colapi/query-ast';
-import { jsonApiFormat } from '@colapi/format-jsonapi';
-import type { BuildContext, FormatDescription, OpenApiObject } from './build-context.js';
-import { filterSchema, functionSchema } from './filter-schema.js';
-import * as s from './jsonapi-schemas.js';
-import { callbackParameter, jsonQuery, jsonResponse, noContent, pathParameters, query, readFromParameter } from './parameters.js';
-import type { RouteEntry } from './routes.js';
+import {
+  callbackParameter,
+  filterSchema,
+  functionSchema,
+  jsonQuery,
+  jsonResponse,
+  noContent,
+  pathParameters,
+  query,
+  readFromParameter,
+} from '@colapi/openapi';
+import type { DescriptionContext, OpenApiDescription, OpenApiObject, RouteEntry } from '@colapi/wire-format';
+import { JSONAPI_MEDIA_TYPE as MEDIA } from '../media-type.js';
+import * as s from './schemas.js';
 
 const callback = callbackParameter('The argument is the JSON:API document itself, with the real status added as meta.status.');
 
-const MEDIA = 'application/vnd.api+json';
-
-/** The methods of each kind of path: those the Format A server itself routes. */
-const routedMethods = jsonApiFormat().methodsFor;
-
 /** The collections a request on `collection` may name in fields[…] and include: itself and what it reaches. */
-function reachable(collection: CollectionSchema, ctx: BuildContext): CollectionSchema[] {
+function reachable(collection: CollectionSchema, ctx: DescriptionContext): CollectionSchema[] {
   const seen = new Map([[collection.name, collection]]);
   let frontier = [collection];
   for (let depth = 0; depth < ctx.limits.maxIncludeDepth; depth++) {
@@ -34,7 +37,7 @@ function reachable(collection: CollectionSchema, ctx: BuildContext): CollectionS
   return [...seen.values()];
 }
 
-function shapeParameters(collection: CollectionSchema, ctx: BuildContext): OpenApiObject[] {
+function shapeParameters(collection: CollectionSchema, ctx: DescriptionContext): OpenApiObject[] {
   const out: OpenApiObject[] = [];
   if (collection.relationships.size) {
     out.push(
@@ -50,7 +53,7 @@ function shapeParameters(collection: CollectionSchema, ctx: BuildContext): OpenA
 }
 
 /** A relationship's linkage: include paths start with the relationship, fields[…] shape the included resources. */
-function relationshipParameters(rel: RelationshipSchema, target: CollectionSchema, ctx: BuildContext): OpenApiObject[] {
+function relationshipParameters(rel: RelationshipSchema, target: CollectionSchema, ctx: DescriptionContext): OpenApiObject[] {
   const example = [...target.relationships.keys()][0];
   return [
     query('include', `Relationship paths to include in full, comma-separated, each starting with ${rel.name} (e.g. ${example ? `${rel.name}.${example}` : rel.name}), at most ${ctx.limits.maxIncludeDepth} deep.`, { type: 'string' }),
@@ -59,7 +62,7 @@ function relationshipParameters(rel: RelationshipSchema, target: CollectionSchem
   ];
 }
 
-function listParameters(collection: CollectionSchema, ctx: BuildContext): OpenApiObject[] {
+function listParameters(collection: CollectionSchema, ctx: DescriptionContext): OpenApiObject[] {
   const { maxPageSize, defaultPageSize } = ctx.limits;
   const columns = [...collection.columns.keys()];
   return [
@@ -76,13 +79,13 @@ function listParameters(collection: CollectionSchema, ctx: BuildContext): OpenAp
   ];
 }
 
-const errors = (ctx: BuildContext): OpenApiObject => ({
+const errors = (ctx: DescriptionContext): OpenApiObject => ({
   '4XX': jsonResponse('The request was refused; the errors say why and where.', MEDIA, s.errorDocument(ctx)),
 });
 
 const body = (schema: Record<string, unknown>): OpenApiObject => ({ required: true, content: { [MEDIA]: { schema } } });
 
-function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): OpenApiObject | undefined {
+function operation(route: RouteEntry, method: HttpMethod, ctx: DescriptionContext): OpenApiObject | undefined {
   const { collection: c, relationship: rel, target } = route;
   const op = (id: string, summary: string, parameters: OpenApiObject[], responses: OpenApiObject, extra: OpenApiObject = {}) => ({
     operationId: `${c.name}.${id}`,
@@ -145,11 +148,8 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: BuildContext): Op
   }
 }
 
-/** Format A, JSON:API 1.0. */
-export const JSONAPI_DESCRIPTION: FormatDescription = {
-  name: 'jsonapi',
+/** Format A in OpenAPI: JSON:API 1.0 documents, parameters and bodies of each path. */
+export const JSONAPI_DESCRIPTION: OpenApiDescription = {
   summary: `Documents follow JSON:API 1.0 (${MEDIA}); requests send Accept: ${MEDIA}, and Content-Type: ${MEDIA} with a body.`,
-  mediaType: MEDIA,
-  methodsFor: (kind) => routedMethods(kind),
   operation,
 };

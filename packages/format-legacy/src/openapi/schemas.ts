@@ -1,19 +1,18 @@
 import type { CollectionSchema } from '@colapi/schema';
-import type { BuildContext } from './build-context.js';
-import { filterSchema } from './filter-schema.js';
-import { columnSchema, componentName, inputSchema, type JsonSchema } from './json-schema.js';
 import type { OperatorSet } from '@colapi/query-ast';
+import { columnSchema, componentName, filterSchema, inputSchema } from '@colapi/openapi';
+import type { DescriptionContext, JsonSchema } from '@colapi/wire-format';
 
 /** Component schemas of Format B: plain objects, list objects, search objects and request bodies. */
 
 const name = (...parts: string[]) => componentName('legacy', ...parts);
 
-export function errorObject(ctx: BuildContext): JsonSchema {
+export function errorObject(ctx: DescriptionContext): JsonSchema {
   return ctx.schema(name('error'), () => ({ type: 'object', required: ['message'], properties: { message: { type: 'string' } } }));
 }
 
 /** The field values of a collection (columns and virtual attributes), as a related instance shows them. */
-export function fields(ctx: BuildContext, collection: CollectionSchema): JsonSchema {
+export function fields(ctx: DescriptionContext, collection: CollectionSchema): JsonSchema {
   return ctx.schema(name(collection.name, 'fields'), () => {
     const properties: Record<string, JsonSchema> = {};
     for (const c of collection.columns.values()) properties[c.name] = columnSchema(c);
@@ -23,7 +22,7 @@ export function fields(ctx: BuildContext, collection: CollectionSchema): JsonSch
 }
 
 /** One instance: its fields, with related instances nested (to-one an object or null, to-many a list). */
-export function object(ctx: BuildContext, collection: CollectionSchema): JsonSchema {
+export function object(ctx: DescriptionContext, collection: CollectionSchema): JsonSchema {
   return ctx.schema(name(collection.name, 'object'), () => {
     const related: Record<string, JsonSchema> = {};
     for (const rel of collection.relationships.values()) {
@@ -34,7 +33,7 @@ export function object(ctx: BuildContext, collection: CollectionSchema): JsonSch
   });
 }
 
-export function list(ctx: BuildContext, collection: CollectionSchema): JsonSchema {
+export function list(ctx: DescriptionContext, collection: CollectionSchema): JsonSchema {
   return ctx.schema(name(collection.name, 'list'), () => ({
     type: 'object',
     required: ['num_results', 'total_pages', 'page', 'objects'],
@@ -48,7 +47,7 @@ export function list(ctx: BuildContext, collection: CollectionSchema): JsonSchem
 }
 
 /** The search object `q`. */
-export function search(ctx: BuildContext, collection: CollectionSchema, operators: OperatorSet): JsonSchema {
+export function search(ctx: DescriptionContext, collection: CollectionSchema, operators: OperatorSet): JsonSchema {
   return ctx.schema(name(collection.name, 'search'), () => {
     const field = { type: 'string', description: 'A field, or relation__field along to-one relationships.' };
     return {
@@ -71,7 +70,7 @@ export function search(ctx: BuildContext, collection: CollectionSchema, operator
 }
 
 /** A related instance in a write: `{id}` of an existing one, or the fields of a new one. */
-function relatedInput(ctx: BuildContext, target: CollectionSchema): JsonSchema {
+function relatedInput(ctx: DescriptionContext, target: CollectionSchema): JsonSchema {
   return ctx.schema(name(target.name, 'related-input'), () => ({
     anyOf: [
       { type: 'object', required: ['id'], properties: { id: {}, __delete__: { type: 'boolean' } }, description: 'An existing instance, optionally with new field values.' },
@@ -92,7 +91,7 @@ function writeFields(collection: CollectionSchema, required = false): JsonSchema
 }
 
 /** The body of a create (`new`) or of an update of one instance (`update`), relationship operations included. */
-export function input(ctx: BuildContext, collection: CollectionSchema, mode: 'create' | 'update'): JsonSchema {
+export function input(ctx: DescriptionContext, collection: CollectionSchema, mode: 'create' | 'update'): JsonSchema {
   return ctx.schema(name(collection.name, mode), () => {
     const base = writeFields(collection, mode === 'create');
     const properties = { ...(base.properties as Record<string, JsonSchema>) };
@@ -115,7 +114,7 @@ export function input(ctx: BuildContext, collection: CollectionSchema, mode: 'cr
 }
 
 /** The body of a bulk update: field values, and an optional search naming the instances. */
-export function bulkUpdate(ctx: BuildContext, collection: CollectionSchema, operators: OperatorSet): JsonSchema {
+export function bulkUpdate(ctx: DescriptionContext, collection: CollectionSchema, operators: OperatorSet): JsonSchema {
   return ctx.schema(name(collection.name, 'bulk-update'), () => {
     const base = writeFields(collection);
     return {
@@ -136,11 +135,11 @@ export function bulkUpdate(ctx: BuildContext, collection: CollectionSchema, oper
   });
 }
 
-export function modified(ctx: BuildContext): JsonSchema {
+export function modified(ctx: DescriptionContext): JsonSchema {
   return ctx.schema(name('num-modified'), () => ({ type: 'object', required: ['num_modified'], properties: { num_modified: { type: 'integer' } } }));
 }
 
-export function functionResults(ctx: BuildContext): JsonSchema {
+export function functionResults(ctx: DescriptionContext): JsonSchema {
   return ctx.schema(name('function-results'), () => ({
     type: 'object',
     description: 'One member per function, named <name>__<field>.',

@@ -1,0 +1,110 @@
+import { bookshop, expectValidOpenApi } from '@colapi/openapi-check';
+import { openApiDocument, type OpenApiDocument } from '@colapi/openapi';
+import { expect } from 'chai';
+import { jsonApiFormat } from '../src/index.js';
+
+type Op = { operationId: string; parameters: { name: string; schema?: unknown; content?: unknown }[]; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
+
+const methodsOf = (doc: OpenApiDocument, path: string) => Object.keys(doc.paths[path] ?? {});
+const operation = (doc: OpenApiDocument, path: string, method: string) => doc.paths[path]![method] as Op;
+const schema = (doc: OpenApiDocument, name: string) => (doc.components as { schemas: Record<string, Record<string, any>> }).schemas[name]!;
+
+describe('jsonApiFormat().openApi in openApiDocument', () => {
+  const doc = openApiDocument(bookshop(), { format: jsonApiFormat(), title: 'Bookshop', serverUrl: 'http://127.0.0.1:8080/' });
+
+  it('is a valid OpenAPI 3.1 document whose references all resolve and whose schemas compile', async () => {
+    expect(doc.openapi).to.equal('3.1.0');
+    await expectValidOpenApi(doc);
+  });
+
+  it('names the server and the title, and tags every collection', () => {
+    expect(doc.servers).to.deep.equal([{ url: 'http://127.0.0.1:8080' }]);
+    expect((doc.info as { title: string }).title).to.equal('Bookshop');
+    expect((doc.tags as { name: string }[]).map((t) => t.name)).to.deep.equal(['authors', 'books', 'tags', 'titles']);
+  });
+
+  it('describes the evaluation endpoint only for collections with allow_functions', () => {
+    expect(methodsOf(doc, '/api/eval/authors')).to.deep.equal(['get']);
+    expect(methodsOf(doc, '/api/eval/books')).to.deep.equal(['get']);
+    expect(doc.paths).not.to.have.property('/api/eval/tags');
+  });
+
+  it('gives every operation a unique operationId', () => {
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((o) => (o as Op).operationId));
+    expect(new Set(ids).size).to.equal(ids.length);
+  });
+
+  it('leaves out the relationships and fields that only and exclude hide', () => {
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/titles/'))).to.deep.equal(['/api/titles/{id}']);
+    const schemas = Object.keys((doc.components as { schemas: object }).schemas);
+    expect(schemas.filter((n) => n.includes('titles.tags'))).to.deep.equal([]);
+    const titles = schema(doc, `jsonapi.titles.${true ? 'resource' : 'fields'}`);
+    const shown = true ? Object.keys(titles.properties.attributes.properties) : Object.keys(titles.properties);
+    expect(shown).to.deep.equal(true ? ['title'] : ['id', 'title']);
+  });
+});
+
+describe('openApiDocument (jsonapi) shapes', () => {
+  const doc = openApiDocument(bookshop(), { format: jsonApiFormat() });
+
+  it('offers only the methods a collection registered', () => {
+    expect(methodsOf(doc, '/api/books')).to.deep.equal(['get', 'post']);
+    expect(methodsOf(doc, '/api/books/{id}')).to.deep.equal(['get', 'patch', 'delete']);
+    expect(methodsOf(doc, '/api/tags')).to.deep.equal(['get', 'post']);
+    expect(methodsOf(doc, '/api/tags/{id}')).to.deep.equal(['get']);
+    expect(methodsOf(doc, '/api/titles')).to.deep.equal(['get']);
+  });
+
+  it('describes every relationship: related resources, related items of to-many ones, and linkage', () => {
+    expect(methodsOf(doc, '/api/books/{id}/author')).to.deep.equal(['get']);
+    expect(doc.paths).not.to.have.property('/api/books/{id}/author/{related_id}');
+    expect(methodsOf(doc, '/api/books/{id}/tags/{related_id}')).to.deep.equal(['get']);
+    expect(methodsOf(doc, '/api/books/{id}/relationships/author')).to.deep.equal(['get', 'patch']);
+    expect(methodsOf(doc, '/api/books/{id}/relationships/tags')).to.deep.equal(['get', 'post', 'patch', 'delete']);
+    expect(methodsOf(doc, '/api/authors/{id}/books')).to.deep.equal(['get']);
+  });
+
+  it('lists the query parameters of a collection, the filter as JSON content', () => {
+    const list = operation(doc, '/api/books', 'get');
+    const names = list.parameters.map((p) => p.name);
+    expect(names).to.include.members(['filter[objects]', 'filter[single]', 'sort', 'group', 'page[number]', 'page[size]', 'include', 'only', 'fields[books]', 'fields[authors]', 'fields[tags]', 'callback']);
+    const filter = list.parameters.find((p) => p.name === 'filter[objects]')!;
+    expect(filter.content).to.have.property('application/json');
+    const size = list.parameters.find((p) => p.name === 'page[size]')!;
+    expect(size.schema).to.deep.equal({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
+  });
+
+  it('describes include and fields[...] on a relationship, and included in its document', () => {
+    const linkage = operation(doc, '/api/books/{id}/relationships/tags', 'get');
+    expect(linkage.parameters.map((p) => p.name)).to.include.members(['include', 'fields[tags]', 'callback']);
+    const ref = linkage.responses['200']!.content!['application/vnd.api+json']!.schema.$ref!;
+    expect(schema(doc, ref.split('/').pop()!).properties).to.have.property('included');
+  });
+
+  it('requires functions on the evaluation endpoint (without it the server answers 400)', () => {
+    const functions = operation(doc, '/api/eval/books', 'get').parameters.find((p) => p.name === 'functions')!;
+    expect(functions).to.deep.include({ in: 'query', required: true });
+  });
+
+  it('shows belongs-to keys as relationships, virtual attributes as read-only attributes', () => {
+    const book = schema(doc, 'jsonapi.books.resource');
+    expect(Object.keys(book.properties.attributes.properties)).to.deep.equal(['title', 'price', 'added_at']);
+    expect(Object.keys(book.properties.relationships.properties)).to.deep.equal(['author', 'tags']);
+    const author = schema(doc, 'jsonapi.authors.resource');
+    expect(author.properties.attributes.properties.initial).to.deep.include({ readOnly: true });
+    expect(author.properties.attributes.properties.born).to.deep.equal({ type: ['string', 'null'], format: 'date', examples: ['2024-05-31'] });
+  });
+
+  it('accepts a client id in a create only where allow_client_generated_ids is set', () => {
+    expect(schema(doc, 'jsonapi.tags.create').properties.data.properties).to.have.property('id');
+    expect(schema(doc, 'jsonapi.books.create').properties.data.properties).not.to.have.property('id');
+    expect(schema(doc, 'jsonapi.books.create').properties.data.properties.attributes.required).to.deep.equal(['title']);
+  });
+
+  it('honours the prefix and the limits', () => {
+    const other = openApiDocument(bookshop(), { format: jsonApiFormat(), prefix: '/v2/', limits: { maxPageSize: 25 } });
+    const size = operation(other, '/v2/books', 'get').parameters.find((p) => p.name === 'page[size]')!;
+    expect(size.schema).to.deep.include({ maximum: 25 });
+  });
+});
+

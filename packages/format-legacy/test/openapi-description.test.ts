@@ -1,0 +1,73 @@
+import { bookshop, expectValidOpenApi } from '@colapi/openapi-check';
+import { openApiDocument, type OpenApiDocument } from '@colapi/openapi';
+import { expect } from 'chai';
+import { legacyFormat } from '../src/index.js';
+
+type Op = { operationId: string; parameters: { name: string; schema?: unknown; content?: unknown }[]; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
+
+const methodsOf = (doc: OpenApiDocument, path: string) => Object.keys(doc.paths[path] ?? {});
+const operation = (doc: OpenApiDocument, path: string, method: string) => doc.paths[path]![method] as Op;
+const schema = (doc: OpenApiDocument, name: string) => (doc.components as { schemas: Record<string, Record<string, any>> }).schemas[name]!;
+
+describe('legacyFormat().openApi in openApiDocument', () => {
+  const doc = openApiDocument(bookshop(), { format: legacyFormat(), title: 'Bookshop', serverUrl: 'http://127.0.0.1:8080/' });
+
+  it('is a valid OpenAPI 3.1 document whose references all resolve and whose schemas compile', async () => {
+    expect(doc.openapi).to.equal('3.1.0');
+    await expectValidOpenApi(doc);
+  });
+
+  it('names the server and the title, and tags every collection', () => {
+    expect(doc.servers).to.deep.equal([{ url: 'http://127.0.0.1:8080' }]);
+    expect((doc.info as { title: string }).title).to.equal('Bookshop');
+    expect((doc.tags as { name: string }[]).map((t) => t.name)).to.deep.equal(['authors', 'books', 'tags', 'titles']);
+  });
+
+  it('describes the evaluation endpoint only for collections with allow_functions', () => {
+    expect(methodsOf(doc, '/api/eval/authors')).to.deep.equal(['get']);
+    expect(methodsOf(doc, '/api/eval/books')).to.deep.equal(['get']);
+    expect(doc.paths).not.to.have.property('/api/eval/tags');
+  });
+
+  it('gives every operation a unique operationId', () => {
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((o) => (o as Op).operationId));
+    expect(new Set(ids).size).to.equal(ids.length);
+  });
+
+  it('leaves out the relationships and fields that only and exclude hide', () => {
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/titles/'))).to.deep.equal(['/api/titles/{id}']);
+    const schemas = Object.keys((doc.components as { schemas: object }).schemas);
+    expect(schemas.filter((n) => n.includes('titles.tags'))).to.deep.equal([]);
+    const titles = schema(doc, `legacy.titles.${false ? 'resource' : 'fields'}`);
+    const shown = false ? Object.keys(titles.properties.attributes.properties) : Object.keys(titles.properties);
+    expect(shown).to.deep.equal(false ? ['title'] : ['id', 'title']);
+  });
+});
+
+describe('openApiDocument (legacy) shapes', () => {
+  const doc = openApiDocument(bookshop({ books: { methods: ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] } }), { format: legacyFormat() });
+
+  it('offers bulk updates on the collection and PUT as an alias of PATCH', () => {
+    expect(methodsOf(doc, '/api/books')).to.deep.equal(['get', 'post', 'patch', 'put']);
+    expect(methodsOf(doc, '/api/books/{id}')).to.deep.equal(['get', 'patch', 'put', 'delete']);
+    expect(operation(doc, '/api/books', 'patch').responses['201']!.content!['application/json']!.schema.$ref).to.equal('#/components/schemas/legacy.num-modified');
+  });
+
+  it('searches with q and pages with page and results_per_page', () => {
+    const names = operation(doc, '/api/books', 'get').parameters.map((p) => p.name);
+    expect(names).to.deep.equal(['Colapi-Read-From', 'q', 'page', 'results_per_page', 'callback']);
+  });
+
+  it('describes the Colapi-Read-From header on reads only', () => {
+    const header = operation(doc, '/api/books/{id}', 'get').parameters.find((p) => p.name === 'Colapi-Read-From');
+    expect(header).to.include({ in: 'header' });
+    expect(operation(doc, '/api/books', 'post').parameters.map((p) => p.name)).not.to.include('Colapi-Read-From');
+  });
+
+  it('shows related instances nested, and has no JSON:API relationship endpoints', () => {
+    const object = schema(doc, 'legacy.books.object');
+    expect(object.allOf[1].properties.tags).to.deep.equal({ type: 'array', items: { $ref: '#/components/schemas/legacy.tags.fields' } });
+    expect(Object.keys(doc.paths).some((p) => p.includes('/relationships/'))).to.equal(false);
+    expect(methodsOf(doc, '/api/books/{id}/tags/{related_id}')).to.deep.equal(['get', 'delete']);
+  });
+});

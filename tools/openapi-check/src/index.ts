@@ -1,0 +1,3 @@
+export { expectValidOpenApi } from './expect-valid-openapi.js';
+export { schemaChecker, type SchemaChecker } from './schema-checker.js';
+export { bookshop } from './bookshop.js';
