@@ -84,7 +84,8 @@ export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueCon
 }
 
 function where(catalogue: Catalogue): string {
-  return catalogue.schema === undefined ? 'the database' : `${catalogue.dialect === 'postgres' ? 'schema' : 'database'} ${catalogue.schema}`;
+  // MariaDB/MySQL call a database a schema too (information_schema.schemata).
+  return catalogue.schema === undefined ? 'the database' : `schema ${catalogue.schema}`;
 }
 
 /** Renames and hides relationships as the table's `relationships` says, by their derived names. */

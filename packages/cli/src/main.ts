@@ -1,3 +1,4 @@
+import { catalogueReader } from '@colapi/catalogue';
 import { redactUrl } from '@colapi/sql-compiler';
 import { HELP, parseArguments, UsageError, type ServeArguments } from './arguments.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from './config-file.js';
@@ -52,7 +53,9 @@ async function start(args: ServeArguments, out: Output): Promise<CatalogueServer
     onUnexpectedError: (error) => out.stderr(`colapi: a request failed with 500: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });
   const g = running.current();
-  const where = `${redactUrl(args.databaseUrl)}${g.schema !== undefined && g.database.dialect.name === 'postgres' ? ` (schema ${g.schema})` : ''}`;
+  // The schema is worth naming where one is chosen; elsewhere it is the database of the URL.
+  const chosen = catalogueReader(g.database.dialect.name).defaultSchema !== undefined;
+  const where = `${redactUrl(args.databaseUrl)}${chosen && g.schema !== undefined ? ` (schema ${g.schema})` : ''}`;
   out.stderr(`colapi: serving ${summary(g)} of ${where} in ${args.format}\n`);
   for (const w of g.warnings) out.stderr(`warning: ${w}\n`);
   out.stdout(`listening on ${running.origin}\n`);
