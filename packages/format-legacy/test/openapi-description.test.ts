@@ -1,7 +1,8 @@
-import { bookshop, expectValidOpenApi } from '@colapi/openapi-check';
+import { bookshop, expectValidOpenApi, schemaChecker } from '@colapi/openapi-check';
 import { openApiDocument, type OpenApiDocument } from '@colapi/openapi';
 import { expect } from 'chai';
 import { legacyFormat } from '../src/index.js';
+import { ctx, registry, request } from './fixtures.js';
 
 type Op = { operationId: string; parameters: { name: string; schema?: unknown; content?: unknown }[]; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
 
@@ -70,4 +71,56 @@ describe('openApiDocument (legacy) shapes', () => {
     expect(Object.keys(doc.paths).some((p) => p.includes('/relationships/'))).to.equal(false);
     expect(methodsOf(doc, '/api/books/{id}/tags/{related_id}')).to.deep.equal(['get', 'delete']);
   });
+});
+
+/**
+ * The write bodies of the document say what the decoder takes: each body below is checked by the decoder
+ * and by the document's schema of the same request, and both must agree (resource-write.ts is the truth).
+ */
+describe('the documented write bodies agree with the decoder', () => {
+  const format = legacyFormat();
+  const doc = openApiDocument(registry, { format });
+  const check = schemaChecker(doc);
+  const bodySchema = (path: string, method: 'post' | 'patch') =>
+    (doc.paths[path]![method] as { requestBody: { content: Record<string, { schema: object }> } }).requestBody.content['application/json']!.schema;
+  const decodes = (method: string, target: string, body: unknown) => {
+    const req = request(method, target, { body });
+    try {
+      format.decode(req, registry.collection(req.route.collection)!, ctx);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // 'database': the decoder takes it, the database refuses it (NOT NULL) and the server answers 400.
+  const CASES: [string, 'POST' | 'PATCH', string, string, unknown, boolean | 'database'][] = [
+    ['an update with add', 'PATCH', '/api/article/3', '/api/article/{id}', { tags: { add: [{ name: 'new' }] } }, true],
+    ['an update with remove and __delete__', 'PATCH', '/api/article/3', '/api/article/{id}', { comments: { remove: [{ id: 1, __delete__: true }] } }, true],
+    ['add and remove together', 'PATCH', '/api/article/3', '/api/article/{id}', { tags: { add: [{ name: 'a' }], remove: [{ name: 'b' }] } }, false],
+    ['an operation with neither', 'PATCH', '/api/article/3', '/api/article/{id}', { tags: {} }, false],
+    ['a to-one remove by key', 'PATCH', '/api/article/3', '/api/article/{id}', { author: { remove: { id: 7 } } }, true],
+    ['a to-one remove in a list of one', 'PATCH', '/api/article/3', '/api/article/{id}', { author: { remove: [{ id: 7 }] } }, true],
+    ['a to-one remove with fields beside the key', 'PATCH', '/api/article/3', '/api/article/{id}', { author: { remove: { id: 7, name: 'x' } } }, false],
+    ['a to-one remove without key', 'PATCH', '/api/article/3', '/api/article/{id}', { author: { remove: {} } }, false],
+    ['a to-one remove of two', 'PATCH', '/api/article/3', '/api/article/{id}', { author: { remove: [{ id: 7 }, { id: 8 }] } }, false],
+    ['a to-one add of a new instance', 'PATCH', '/api/article/3', '/api/article/{id}', { author: { add: { name: 'Ann' } } }, true],
+    ['a to-many remove with a field', 'PATCH', '/api/article/3', '/api/article/{id}', { comments: { remove: [{ id: 1, body: 'x' }] } }, false],
+    ['a foreign key and its relationship', 'PATCH', '/api/article/3', '/api/article/{id}', { author_id: 1, author: { id: 1 } }, false],
+    ['a foreign key alone', 'PATCH', '/api/article/3', '/api/article/{id}', { author_id: 1 }, true],
+    ['a new related instance with its required fields', 'POST', '/api/person', '/api/person', { name: 'Ann', articles: [{ title: 'T' }] }, true],
+    ['a new related instance without a required field', 'POST', '/api/person', '/api/person', { name: 'Ann', articles: [{ published: null }] }, 'database'],
+    ['a new related instance with an unknown field', 'POST', '/api/person', '/api/person', { name: 'Ann', articles: [{ title: 'T', nope: 1 }] }, false],
+    ['a nested foreign key and its relationship', 'POST', '/api/person', '/api/person', { name: 'Ann', articles: [{ title: 'T', author_id: 1, author: null }] }, false],
+    ['a name longer than its column', 'POST', '/api/person', '/api/person', { name: 'x'.repeat(11) }, false],
+    ['a computed field', 'POST', '/api/person', '/api/person', { name: 'Ann', initial: 'A' }, false],
+    ['a client id where ids are generated', 'POST', '/api/person', '/api/person', { id: 5, name: 'Ann' }, false],
+    ['a client id where the collection takes them', 'POST', '/api/people_with_ids', '/api/people_with_ids', { id: 5, name: 'Ann' }, true],
+  ];
+  for (const [name, method, target, path, body, valid] of CASES) {
+    it(`${name}: ${valid === true ? 'taken' : 'refused'} by both`, () => {
+      expect(decodes(method, target, body), 'the decoder').to.equal(valid !== false);
+      const wrong = check(bodySchema(path, method === 'POST' ? 'post' : 'patch'), body);
+      expect(wrong === undefined, `the document: ${wrong}`).to.equal(valid === true);
+    });
+  }
 });

@@ -8,10 +8,10 @@ export type SchemaChecker = (schema: object, value: unknown) => string | undefin
  * A checker whose schemas may refer to the document's components (`#/components/schemas/…`). Compiled
  * schemas are kept per schema object, so checking many answers against one operation compiles it once.
  */
-export function schemaChecker(document: { components?: unknown }): SchemaChecker {
+export function schemaChecker(document: object): SchemaChecker {
   const ajv = new Ajv2020.default({ strict: false, allErrors: true });
   addFormats.default(ajv);
-  ajv.addSchema({ components: document.components }, 'doc');
+  ajv.addSchema({ components: (document as { components?: unknown }).components }, 'doc');
   const compiled = new WeakMap<object, ReturnType<typeof ajv.compile>>();
   return (schema, value) => {
     let check = compiled.get(schema);

@@ -76,9 +76,13 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: DescriptionContex
     case 'resource DELETE':
       return op('delete', `Delete one of ${c.name}`, [], { '204': noContent });
     case 'related GET':
-      // Always a list object, for a to-one relationship too (of none or one instance).
+      // A list object, for a to-one relationship too (of none or one instance); with q.single the one object.
       return op(`${rel!.name}.list`, `List the ${rel!.name} of one of ${c.name}`, [q(target!), ...pageParameters(ctx), callback], {
-        '200': { ...jsonResponse('OK', MEDIA, s.list(ctx, target!)), headers: LINK },
+        '200': {
+          description: 'The list object; with single true in q, the one matching object.',
+          headers: LINK,
+          content: { [MEDIA]: { schema: { anyOf: [s.list(ctx, target!), s.object(ctx, target!)] } } },
+        },
       });
     case 'related-item GET':
       return op(`${rel!.name}.item`, `Fetch one of the ${rel!.name} of one of ${c.name}`, [callback], ok(s.object(ctx, target!)));

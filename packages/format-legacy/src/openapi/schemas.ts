@@ -1,4 +1,4 @@
-import type { CollectionSchema } from '@colapi/schema';
+import type { CollectionSchema, RelationshipSchema } from '@colapi/schema';
 import type { OperatorSet } from '@colapi/query-ast';
 import { columnSchema, componentName, filterSchema, inputSchema } from '@colapi/openapi';
 import type { DescriptionContext, JsonSchema } from '@colapi/wire-format';
@@ -69,56 +69,118 @@ export function search(ctx: DescriptionContext, collection: CollectionSchema, op
   });
 }
 
-/** A related instance in a write: `{id}` of an existing one, or the fields of a new one. */
-function relatedInput(ctx: DescriptionContext, target: CollectionSchema): JsonSchema {
-  return ctx.schema(name(target.name, 'related-input'), () => ({
-    anyOf: [
-      { type: 'object', required: ['id'], properties: { id: {}, __delete__: { type: 'boolean' } }, description: 'An existing instance, optionally with new field values.' },
-      { ...writeFields(target), description: 'A new instance.' },
-    ],
-  }));
+/** A key in a body: a number or its text, as the collection's strict key parser reads it. */
+const keyValue: JsonSchema = { type: ['integer', 'string'] };
+
+/** What a client may not give together: a foreign key column and the relationship that sets it. */
+function foreignKeyOrRelationship(collection: CollectionSchema): JsonSchema {
+  const pairs = [...collection.relationships.values()].filter((r) => r.join.kind === 'belongs-to').map((r) => [r.join.ownColumn, r.name]);
+  const both = (pair: string[]) => ({ properties: Object.fromEntries(pair.map((k) => [k, true])), required: pair });
+  return pairs.length ? { allOf: pairs.map((pair) => ({ not: both(pair), description: `${pair[0]} or ${pair[1]}, not both.` })) } : {};
 }
 
-function writeFields(collection: CollectionSchema, required = false): JsonSchema {
+/**
+ * The field values of a body: every exposed column but the key (required ones listed when `required`,
+ * less the column the relationship itself fills), and the relationships, described by `relationships`.
+ */
+function writeFields(collection: CollectionSchema, required: boolean, relationships: Record<string, JsonSchema>, filled?: string): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const needed: string[] = [];
   for (const c of collection.columns.values()) {
     if (c.name === collection.model.key) continue;
     properties[c.name] = inputSchema(c);
-    if (required && !c.nullable && !c.generated && !c.hasDefault) needed.push(c.name);
+    if (required && !c.nullable && !c.generated && !c.hasDefault && c.name !== filled) needed.push(c.name);
   }
-  return { type: 'object', properties, ...(needed.length ? { required: needed } : {}) };
+  return {
+    type: 'object',
+    properties: { ...properties, ...relationships },
+    ...(needed.length ? { required: needed } : {}),
+    additionalProperties: false,
+    ...foreignKeyOrRelationship(collection),
+  };
+}
+
+/** The relationships of a nested instance, described loosely: they take what its own body takes. */
+function nestedRelationships(collection: CollectionSchema): Record<string, JsonSchema> {
+  return Object.fromEntries([...collection.relationships.keys()].map((r) => [r, { description: `As in a body of ${collection.name}.` }]));
+}
+
+/** An existing instance named by its key, optionally with new field values. */
+function existing(ctx: DescriptionContext, target: CollectionSchema): JsonSchema {
+  return ctx.schema(name(target.name, 'existing'), () => {
+    const fields = writeFields(target, false, nestedRelationships(target));
+    const key = target.model.key;
+    return { ...fields, required: [key], properties: { [key]: keyValue, ...(fields.properties as object) }, description: `An existing ${target.name}, by its ${key}, optionally with new field values.` };
+  });
+}
+
+/** A related instance in a write through `rel`: an existing one, or a new one (the join column set for it). */
+function relatedInput(ctx: DescriptionContext, collection: CollectionSchema, rel: RelationshipSchema): JsonSchema {
+  const target = ctx.registry.target(rel);
+  return ctx.schema(name(collection.name, rel.name, 'related-input'), () => {
+    const filled = rel.join.kind === 'has' ? rel.join.targetColumn : undefined;
+    return { anyOf: [existing(ctx, target), { ...writeFields(target, true, nestedRelationships(target), filled), description: `A new ${target.name}.` }] };
+  });
+}
+
+/** An element of `remove`: the key of a related instance, and for a to-many relationship `__delete__`. */
+function removal(target: CollectionSchema, toMany: boolean): JsonSchema {
+  const key = target.model.key;
+  return {
+    type: 'object',
+    required: [key],
+    properties: { [key]: keyValue, ...(toMany ? { __delete__: { type: 'boolean', description: 'Delete it as well.' } } : {}) },
+    additionalProperties: false,
+  };
+}
+
+const oneOrListOfOne = (one: JsonSchema): JsonSchema => ({ anyOf: [one, { type: 'array', items: one, minItems: 1, maxItems: 1 }] });
+
+/** `{"add": …}` or `{"remove": …}`: exactly one of the two. */
+function relationshipOperation(ctx: DescriptionContext, collection: CollectionSchema, rel: RelationshipSchema): JsonSchema {
+  const target = ctx.registry.target(rel);
+  const one = relatedInput(ctx, collection, rel);
+  const toMany = rel.cardinality === 'many';
+  return {
+    type: 'object',
+    properties: {
+      add: toMany ? { type: 'array', items: one } : oneOrListOfOne(one),
+      remove: toMany ? { type: 'array', items: removal(target, true) } : oneOrListOfOne(removal(target, false)),
+    },
+    minProperties: 1,
+    maxProperties: 1,
+    additionalProperties: false,
+    description: toMany ? 'Add these, or remove these.' : 'Set it, or unlink the one named (it must be the related one).',
+  };
 }
 
 /** The body of a create (`new`) or of an update of one instance (`update`), relationship operations included. */
 export function input(ctx: DescriptionContext, collection: CollectionSchema, mode: 'create' | 'update'): JsonSchema {
   return ctx.schema(name(collection.name, mode), () => {
-    const base = writeFields(collection, mode === 'create');
-    const properties = { ...(base.properties as Record<string, JsonSchema>) };
+    const relationships: Record<string, JsonSchema> = {};
     for (const rel of collection.relationships.values()) {
-      const one = relatedInput(ctx, ctx.registry.target(rel));
-      const many: JsonSchema = { type: 'array', items: one };
-      const value: JsonSchema = rel.cardinality === 'one' ? { anyOf: [one, { type: 'null' }] } : many;
-      properties[rel.name] =
-        mode === 'create'
-          ? value
-          : {
-              anyOf: [
-                value,
-                { type: 'object', properties: { add: rel.cardinality === 'one' ? one : many, remove: many }, additionalProperties: false },
-              ],
-            };
+      const one = relatedInput(ctx, collection, rel);
+      const value: JsonSchema = rel.cardinality === 'one' ? { anyOf: [one, { type: 'null' }] } : { type: 'array', items: one };
+      relationships[rel.name] = mode === 'create' ? value : { anyOf: [value, relationshipOperation(ctx, collection, rel)] };
     }
-    return { ...base, properties };
+    const fields = writeFields(collection, mode === 'create', relationships);
+    const key = collection.model.key;
+    const keyDescription =
+      mode === 'update'
+        ? { ...keyValue, description: 'The id in the URL, if given at all: the id cannot change.' }
+        : { ...keyValue, description: 'A client-generated id.' };
+    // A create takes an id where the collection accepts client ids or does not generate them; an update only its own.
+    const keyAllowed = mode === 'update' || collection.allowClientGeneratedIds || !collection.model.columns.get(key)?.generated;
+    return keyAllowed ? { ...fields, properties: { [key]: keyDescription, ...(fields.properties as object) } } : fields;
   });
 }
 
 /** The body of a bulk update: field values, and an optional search naming the instances. */
 export function bulkUpdate(ctx: DescriptionContext, collection: CollectionSchema, operators: OperatorSet): JsonSchema {
   return ctx.schema(name(collection.name, 'bulk-update'), () => {
-    const base = writeFields(collection);
+    const base = writeFields(collection, false, {});
     return {
-      type: 'object',
+      ...base,
       properties: {
         ...(base.properties as Record<string, JsonSchema>),
         q: {
