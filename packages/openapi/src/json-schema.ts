@@ -33,7 +33,8 @@ export const NOW_VALUES = ['CURRENT_TIMESTAMP', 'CURRENT_DATE', 'LOCALTIMESTAMP'
  * carries the length the server enforces on writes (counted in code points, as JSON Schema counts).
  */
 export function inputSchema(column: ColumnSchema): JsonSchema {
-  const base = columnSchema(column);
+  // A JSON column is written as text (numbers and booleans become their text); the server refuses objects.
+  const base = column.type === 'json' ? { type: column.nullable ? ['string', 'number', 'boolean', 'null'] : ['string', 'number', 'boolean'], description: 'JSON text.' } : columnSchema(column);
   const out = column.type === 'string' && column.maxLength !== undefined ? { ...base, maxLength: column.maxLength } : base;
   if (column.type === 'date' || column.type === 'time' || column.type === 'datetime') {
     return { anyOf: [out, { enum: [...NOW_VALUES], description: 'Set by the database to its current value.' }] };
