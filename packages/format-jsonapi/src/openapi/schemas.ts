@@ -1,6 +1,7 @@
-import { foreignKeyColumns, type CollectionSchema, type RelationshipSchema } from '@colapi/schema';
+import type { CollectionSchema, RelationshipSchema } from '@colapi/schema';
 import { columnSchema, componentName, inputSchema } from '@colapi/openapi';
 import type { DescriptionContext, JsonSchema } from '@colapi/wire-format';
+import { attributeNames } from '../resource-object.js';
 
 /** Component schemas of Format A: resource objects, documents and request bodies of each collection. */
 
@@ -9,10 +10,9 @@ const name = (...parts: string[]) => componentName('jsonapi', ...parts);
 const url: JsonSchema = { type: 'string', description: 'An absolute URL.' };
 const nullableUrl: JsonSchema = { type: ['string', 'null'], description: 'An absolute URL, or null when there is no such page.' };
 
-/** The attributes of a collection: columns but the key and belong-to foreign keys, then virtual attributes. */
-export function attributeColumns(collection: CollectionSchema) {
-  const fks = foreignKeyColumns(collection.model);
-  return [...collection.columns.values()].filter((c) => c.name !== collection.model.key && !fks.has(c.name));
+/** The stored attributes of a collection: the resource object's attributes that are columns. */
+function attributeColumns(collection: CollectionSchema) {
+  return attributeNames(collection).flatMap((name) => collection.columns.get(name) ?? []);
 }
 
 export function version(ctx: DescriptionContext): JsonSchema {
