@@ -135,7 +135,7 @@ async function createDatabase(primary: string): Promise<void> {
  * and holds the dataset's rows (at most 2 minutes). Answers a connection to each.
  */
 async function replicated(primary: Database, urls: readonly string[], log: (line: string) => void): Promise<Database[]> {
-  const lsn: string = (await primary.knex.raw('select pg_current_wal_lsn()::text as l')).rows[0].l;
+  const lsn: string = (await primary.knex.raw('select pg_current_wal_insert_lsn()::text as l')).rows[0].l;
   const deadline = Date.now() + 120_000;
   const started = Date.now();
   const out: Database[] = [];

@@ -47,9 +47,13 @@ if (testedKinds().includes('postgres')) {
       await primary.knex.raw('select pg_stat_statements_reset()');
       await replica.knex.raw('select pg_stat_statements_reset()');
     }
-    /** Waits until the replica has replayed everything the primary wrote so far. */
+    /**
+     * Waits until the replica has replayed everything the primary wrote so far. The insert position, not
+     * pg_current_wal_lsn(): with synchronous_commit off (the topology's setting) a commit may still sit in
+     * the WAL buffers, past the position written out, and a fresh standby then lacked the seed's last rows.
+     */
     async function caughtUp(): Promise<void> {
-      const lsn = (await primary.knex.raw('select pg_current_wal_lsn()::text as l')).rows[0].l;
+      const lsn = (await primary.knex.raw('select pg_current_wal_insert_lsn()::text as l')).rows[0].l;
       for (let i = 0; i < 200; i++) {
         const r = await replica.knex.raw('select pg_last_wal_replay_lsn() >= ?::pg_lsn as ok', [lsn]);
         if (r.rows[0].ok) return;
