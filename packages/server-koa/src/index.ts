@@ -1,4 +1,4 @@
-export { createApi } from './create-api.js';
+export { createApi, type ApiMiddleware } from './create-api.js';
 export { runPrimary, workersOption, type ClusterOptions } from './cluster.js';
 export type { ApiOptions, ResponseHook } from './api-options.js';
 export { Executor } from './executor/executor.js';

@@ -1,0 +1,34 @@
+import type { HttpRequest, Route } from '@colapi/wire-format';
+import type Koa from 'koa';
+import { requestOrigin, requestUrl } from '../request-origin.js';
+
+/** Methods whose requests may carry a JSON body. */
+export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/** Where links point: the configured base, or the request's own origin plus the prefix. */
+export interface LinkBase {
+  readonly prefix: string;
+  readonly baseUrl?: string;
+}
+
+/**
+ * Stage 1: the request as the format sees it, built once from Koa's context: its URL parsed once, its Host
+ * checked (a bad one throws a 400), no body yet (`readBody` adds it after the method is allowed).
+ */
+export function requestHead(ctx: Koa.Context, route: Route, links: LinkBase): HttpRequest {
+  const origin = requestOrigin(ctx);
+  const base = links.baseUrl ?? `${origin}${links.prefix}`;
+  return {
+    method: ctx.method,
+    url: requestUrl(ctx.originalUrl, origin),
+    base: base.replace(/\/$/, ''),
+    route,
+    headers: ctx.headers as Record<string, string | undefined>,
+    hasBody: BODY_METHODS.has(ctx.method) && (Number(ctx.get('content-length') || 0) > 0 || !!ctx.get('transfer-encoding')),
+  };
+}
+
+/** The request whose URL or Host did not parse: enough for the error to keep the format's shape. */
+export function standInHead(ctx: Koa.Context, route: Route, links: LinkBase): HttpRequest {
+  return { method: ctx.method, url: new URL('http://localhost/'), base: links.prefix, route, headers: {}, hasBody: false };
+}

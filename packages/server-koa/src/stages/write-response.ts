@@ -1,0 +1,14 @@
+import type { HttpResponse } from '@colapi/wire-format';
+import type Koa from 'koa';
+
+/** The last stage: the response onto Koa's context, a JSON body serialised once. */
+export function writeResponse(ctx: Koa.Context, response: HttpResponse, defaultType: string): void {
+  ctx.status = response.status;
+  for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+  if (response.body === undefined) {
+    ctx.body = null;
+    return;
+  }
+  ctx.body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+  ctx.type = response.headers['content-type'] ?? defaultType;
+}
