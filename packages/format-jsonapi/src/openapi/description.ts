@@ -7,9 +7,8 @@ import {
   jsonQuery,
   jsonResponse,
   noContent,
-  pathParameters,
+  operationBuilder,
   query,
-  readFromParameter,
 } from '@colapi/openapi';
 import type { DescriptionContext, OpenApiDescription, OpenApiObject, RouteEntry } from '@colapi/wire-format';
 import { JSONAPI_MEDIA_TYPE as MEDIA } from '../media-type.js';
@@ -87,14 +86,7 @@ const body = (schema: Record<string, unknown>): OpenApiObject => ({ required: tr
 
 function operation(route: RouteEntry, method: HttpMethod, ctx: DescriptionContext): OpenApiObject | undefined {
   const { collection: c, relationship: rel, target } = route;
-  const op = (id: string, summary: string, parameters: OpenApiObject[], responses: OpenApiObject, extra: OpenApiObject = {}) => ({
-    operationId: `${c.name}.${id}`,
-    summary,
-    tags: [c.name],
-    parameters: [...pathParameters(route), ...(method === 'GET' ? [readFromParameter] : []), ...parameters],
-    ...extra,
-    responses: { ...responses, ...errors(ctx) },
-  });
+  const op = operationBuilder(route, method, () => errors(ctx));
   const ok = (schema: Record<string, unknown>, description = 'OK') => ({ '200': jsonResponse(description, MEDIA, schema) });
   switch (`${route.kind} ${method}`) {
     case 'collection GET':

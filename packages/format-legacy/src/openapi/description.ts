@@ -7,9 +7,8 @@ import {
   jsonQuery,
   jsonResponse,
   noContent,
-  pathParameters,
+  operationBuilder,
   query,
-  readFromParameter,
 } from '@colapi/openapi';
 import type { DescriptionContext, OpenApiDescription, OpenApiObject, RouteEntry } from '@colapi/wire-format';
 import { JSON_MEDIA_TYPE as MEDIA } from '../media-type.js';
@@ -35,14 +34,7 @@ const body = (schema: Record<string, unknown>): OpenApiObject => ({ required: tr
 
 function operation(route: RouteEntry, method: HttpMethod, ctx: DescriptionContext, operators: OperatorSet): OpenApiObject | undefined {
   const { collection: c, relationship: rel, target } = route;
-  const op = (id: string, summary: string, parameters: OpenApiObject[], responses: OpenApiObject, extra: OpenApiObject = {}) => ({
-    operationId: `${c.name}.${id}`,
-    summary,
-    tags: [c.name],
-    parameters: [...pathParameters(route), ...(method === 'GET' ? [readFromParameter] : []), ...parameters],
-    ...extra,
-    responses: { ...responses, ...errors(ctx) },
-  });
+  const op = operationBuilder(route, method, () => errors(ctx));
   const ok = (schema: Record<string, unknown>, status = '200', description = 'OK') => ({ [status]: jsonResponse(description, MEDIA, schema) });
   const q = (collection = c) =>
     jsonQuery('q', 'A search object: filters, disjunction, limit, offset, order_by, group_by, single.', s.search(ctx, collection, operators), {
