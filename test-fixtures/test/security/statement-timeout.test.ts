@@ -1,10 +1,10 @@
 import type { HookContext } from '@colapi/server-koa';
-import { connect } from '@colapi/sql-compiler';
 import { itWhen, describeEachDatabase, type TestTarget } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { sessionTimeouts } from '../shared/session-timeouts.js';
 
 /**
  * `connect(url, {statementTimeout})`: a statement running longer is cancelled by the database and the request
@@ -58,23 +58,6 @@ async function lockHolder(t: TestTarget, ms: number): Promise<ChildProcess> {
   const [line] = (await once(child.stdout!, 'data')) as [Buffer];
   expect(line.toString()).to.match(/locked/);
   return child;
-}
-
-/**
- * statement_timeout as `n` other sessions of the target's database have it, read inside transactions held open
- * at once: behind a transaction pooler each is then lent a server connection of its own (PgBouncer's pool of
- * the topology holds 20), among them those the target's requests ran on.
- */
-async function otherSessionsTimeouts(url: string, n: number): Promise<string[]> {
-  const plain = connect(url, { pool: { min: 0, max: n } });
-  try {
-    const transactions = await Promise.all(Array.from({ length: n }, () => plain.knex.transaction()));
-    const shown = await Promise.all(transactions.map(async (trx) => String((await trx.raw('show statement_timeout')).rows[0].statement_timeout)));
-    await Promise.all(transactions.map((trx) => trx.commit()));
-    return shown;
-  } finally {
-    await plain.knex.destroy();
-  }
 }
 
 const pool = (t: TestTarget) => (t.target.database.knex.client as unknown as { pool: { numUsed(): number; numPendingAcquires(): number } }).pool;
@@ -152,7 +135,7 @@ describeEachDatabase(
     // Run through PgBouncer (the PostgreSQL pass of `pnpm test`), this is the check that the timeout, set per
     // transaction there, never stays on a server connection the pooler lends to another client.
     itWhen(kind === 'postgres', 'PostgreSQL: after these requests, other sessions of the database see statement_timeout 0', async function () {
-      expect(await otherSessionsTimeouts(t().target.url, 20)).to.deep.equal(Array(20).fill('0'));
+      expect(await sessionTimeouts(t().target.url, 20)).to.deep.equal(Array(20).fill('0'));
     });
 
     itWhen(kind === 'sqlite', 'SQLite: the timeout bounds each wait for a lock another process holds (SQLITE_BUSY, retried within the retry budget, then 503)', async function () {

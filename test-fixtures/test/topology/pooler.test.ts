@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sessionTimeouts } from '../shared/session-timeouts.js';
 
 /**
  * Behind a transaction-mode pooler (Debian's PgBouncer, from tools/pg-topology), named statements break:
@@ -40,23 +41,6 @@ async function load(http: HttpClient, waves: number, width: number): Promise<{ s
     for (const res of await Promise.all(wave)) answers.push({ status: res.status, body: res.body });
   }
   return answers;
-}
-
-/**
- * statement_timeout as the server connections behind the pooler have it: `n` clients hold a transaction open
- * at once, so that the pooler lends each a server connection of its own (up to its pool size, 20 here).
- * The clients set nothing themselves: no statement timeout, no named statements.
- */
-async function serverTimeouts(url: string, n: number): Promise<string[]> {
-  const plain = connect(url, { pool: { min: 0, max: n } });
-  try {
-    const transactions = await Promise.all(Array.from({ length: n }, () => plain.knex.transaction()));
-    const shown = await Promise.all(transactions.map(async (trx) => String((await trx.raw('show statement_timeout')).rows[0].statement_timeout)));
-    await Promise.all(transactions.map((trx) => trx.commit()));
-    return shown;
-  } finally {
-    await plain.knex.destroy();
-  }
 }
 
 /** A statement of three seconds when the request says so (x-test-slow), run by a hook, inside the request's transaction. */
@@ -148,7 +132,7 @@ if (testedKinds().includes('postgres')) {
       expect(await cancelled(target.database.knex.raw('select pg_sleep(3)'))).to.equal('57014');
       expect(await cancelled(target.database.knex.transaction((trx) => trx.raw('select pg_sleep(3)')))).to.equal('57014');
       expect((await target.database.knex.raw('select pg_sleep(0.05), 1 as one')).rows[0].one).to.equal(1);
-      expect(await serverTimeouts(pooled('?prepared_statements=false'), 20)).to.deep.equal(Array(20).fill('0'));
+      expect(await sessionTimeouts(pooled('?prepared_statements=false'), 20)).to.deep.equal(Array(20).fill('0'));
     });
 
     // The check above would see a leak: a session-level SET through the pooler stays on its server connection.
@@ -159,7 +143,7 @@ if (testedKinds().includes('postgres')) {
       } finally {
         await setter.knex.destroy();
       }
-      expect(await serverTimeouts(pooled('?prepared_statements=false'), 20)).to.include('4321ms');
+      expect(await sessionTimeouts(pooled('?prepared_statements=false'), 20)).to.include('4321ms');
     });
   });
 }
