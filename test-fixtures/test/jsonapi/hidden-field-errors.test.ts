@@ -1,13 +1,10 @@
 import { jsonApiFormat } from '@colapi/format-jsonapi';
 import { Registry } from '@colapi/schema';
-import { createApi, type HookTable } from '@colapi/server-koa';
-import { describeEachDatabase, HttpClient } from '@colapi/test-fixtures/testing';
+import type { HookTable } from '@colapi/server-koa';
+import { describeEachDatabase, type HttpClient } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { census, expectError, expectStatus, resource, rows } from '../jsonapi-write/helpers.js';
+import { ownServer } from '../shared/own-server.js';
 
 const GENERIC = 'a resource with the same unique value exists already';
 
@@ -28,21 +25,18 @@ const hooks: HookTable = {
 };
 
 describeEachDatabase('Format A: a database error on a field the collection hides names no field', (t) => {
-  let server: Server;
-  let http: HttpClient;
-
-  before(async () => {
-    const models = t().target.registry.models;
-    const registry = new Registry([
-      { model: models.get('Person')!, options: { name: 'person', exclude: ['articles', 'comments'] } },
-      { model: models.get('Tag')!, options: { name: 'tag', exclude: ['name', 'articles'] } },
-    ]);
-    const app = new Koa().use(createApi({ registry, database: t().target.database, format: jsonApiFormat(), hooks }));
-    server = app.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    http = new HttpClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'application/vnd.api+json');
-  });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const http = ownServer(
+    t,
+    ({ target }) => {
+      const models = target.registry.models;
+      const registry = new Registry([
+        { model: models.get('Person')!, options: { name: 'person', exclude: ['articles', 'comments'] } },
+        { model: models.get('Tag')!, options: { name: 'tag', exclude: ['name', 'articles'] } },
+      ]);
+      return { registry, format: jsonApiFormat(), hooks };
+    },
+    'application/vnd.api+json',
+  );
   beforeEach(() => t().seed());
 
   const expectHidden = (res: Awaited<ReturnType<HttpClient['post']>>) => {
@@ -53,24 +47,24 @@ describeEachDatabase('Format A: a database error on a field the collection hides
 
   it('a unique violation on the hidden column of a create is 409 with the generic detail and no pointer', async () => {
     const before = await census(t());
-    expectHidden(await http.post('/api/tag', resource('tag')));
+    expectHidden(await http().post('/api/tag', resource('tag')));
     expect(await census(t())).to.deep.equal(before);
   });
 
   it('a unique violation on the hidden column of an update is 409 with the generic detail and no pointer', async () => {
-    expectHidden(await http.patch('/api/tag/3', resource('tag', undefined, undefined, '3')));
+    expectHidden(await http().patch('/api/tag/3', resource('tag', undefined, undefined, '3')));
     expect((await rows(t(), 'tag', { id: 3 }))[0]!.name).to.equal('life');
   });
 
   it('a unique violation in another table, on a column its only collection hides, names no field either', async () => {
     const before = await census(t());
-    expectHidden(await http.post('/api/person', resource('person', { name: 'Zed' })));
+    expectHidden(await http().post('/api/person', resource('person', { name: 'Zed' })));
     expect(await census(t())).to.deep.equal(before);
   });
 
   it('the hidden column is written when it is unique', async () => {
     await t().target.database.knex('tag').where({ id: 1 }).update({ name: 'old news' });
-    const res = expectStatus(await http.post('/api/tag', resource('tag')), 201);
+    const res = expectStatus(await http().post('/api/tag', resource('tag')), 201);
     expect(res.body.data.attributes ?? {}).to.not.have.property('name');
     expect((await rows(t(), 'tag', { id: Number(res.body.data.id) }))[0]!.name).to.equal('news');
   });

@@ -1,13 +1,10 @@
 import { legacyFormat } from '@colapi/format-legacy';
 import { Registry } from '@colapi/schema';
-import { createApi, type HookTable } from '@colapi/server-koa';
-import { describeEachDatabase, HttpClient } from '@colapi/test-fixtures/testing';
+import type { HookTable } from '@colapi/server-koa';
+import { describeEachDatabase } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expectMessage, rows, snapshot } from './helpers.js';
+import { ownServer } from '../shared/own-server.js';
 
 const GENERIC = 'a resource with the same unique value exists already';
 
@@ -29,35 +26,32 @@ const hooks: HookTable = {
 describeEachDatabase(
   'Format B: a database error on a field the collection hides names no field',
   (t) => {
-    let server: Server;
-    let http: HttpClient;
-
-    before(async () => {
-      const models = t().target.registry.models;
-      const registry = new Registry([
-        { model: models.get('Person')!, options: { name: 'person', exclude: ['articles', 'comments'] } },
-        { model: models.get('Tag')!, options: { name: 'tag', methods: ['GET', 'POST', 'PATCH', 'PUT'], exclude: ['name', 'articles'] } },
-      ]);
-      const app = new Koa().use(createApi({ registry, database: t().target.database, format: legacyFormat(), hooks }));
-      server = app.listen(0, '127.0.0.1');
-      await once(server, 'listening');
-      http = new HttpClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'application/json');
-    });
-    after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const http = ownServer(
+      t,
+      ({ target }) => {
+        const models = target.registry.models;
+        const registry = new Registry([
+          { model: models.get('Person')!, options: { name: 'person', exclude: ['articles', 'comments'] } },
+          { model: models.get('Tag')!, options: { name: 'tag', methods: ['GET', 'POST', 'PATCH', 'PUT'], exclude: ['name', 'articles'] } },
+        ]);
+        return { registry, format: legacyFormat(), hooks };
+      },
+      'application/json',
+    );
     beforeEach(() => t().seed());
 
     it('a unique violation on the hidden column of a create or an update is 400 with the generic message', async () => {
       const before = await snapshot(t());
-      expectMessage(await http.post('/api/tag', {}), 400, GENERIC);
-      expectMessage(await http.patch('/api/tag/3', {}), 400, GENERIC);
-      expectMessage(await http.put('/api/tag/3', {}), 400, GENERIC);
+      expectMessage(await http().post('/api/tag', {}), 400, GENERIC);
+      expectMessage(await http().patch('/api/tag/3', {}), 400, GENERIC);
+      expectMessage(await http().put('/api/tag/3', {}), 400, GENERIC);
       expect(await snapshot(t())).to.equal(before);
       expect((await rows(t(), 'tag', { id: 3 }))[0]!.name).to.equal('life');
     });
 
     it('a unique violation in another table, on a column its only collection hides, names no field either', async () => {
       const before = await snapshot(t());
-      expectMessage(await http.post('/api/person', { name: 'Zed' }), 400, GENERIC);
+      expectMessage(await http().post('/api/person', { name: 'Zed' }), 400, GENERIC);
       expect(await snapshot(t())).to.equal(before);
     });
   },
