@@ -3,7 +3,13 @@ import type { OpenApiObject, RouteEntry } from '@colapi/wire-format';
 import { pathParameters, readFromParameter } from './parameters.js';
 
 /** Builds one operation of a route: `id` and `summary`, the format's own parameters and responses, and `extra` (a requestBody). */
-export type OperationBuilder = (id: string, summary: string, parameters: OpenApiObject[], responses: OpenApiObject, extra?: OpenApiObject) => OpenApiObject;
+export type OperationBuilder = (
+  id: string,
+  summary: string,
+  parameters: OpenApiObject[],
+  responses: OpenApiObject,
+  extra?: OpenApiObject,
+) => OpenApiObject;
 
 /**
  * The operation builder of `method` on `route`: the operationId is `<collection>.<id>`, the collection its

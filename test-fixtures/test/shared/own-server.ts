@@ -10,7 +10,11 @@ import type { AddressInfo } from 'node:net';
  * from the target, e.g. a registry of its models) on the target's database, on a free port; after them,
  * closed. The answer reaches it with `mediaType` as Accept (and Content-Type of bodies); call it in a test.
  */
-export function ownServer(t: () => TestTarget, options: (t: TestTarget) => Omit<ApiOptions, 'database'>, mediaType: string): () => HttpClient {
+export function ownServer(
+  t: () => TestTarget,
+  options: (t: TestTarget) => Omit<ApiOptions, 'database'>,
+  mediaType: string,
+): () => HttpClient {
   let server: Server;
   let http: HttpClient;
   before(async () => {

@@ -10,7 +10,9 @@ export async function sessionTimeouts(url: string, n: number): Promise<string[]>
   const plain = connect(url, { pool: { min: 0, max: n } });
   try {
     const transactions = await Promise.all(Array.from({ length: n }, () => plain.knex.transaction()));
-    const shown = await Promise.all(transactions.map(async (trx) => String((await trx.raw('show statement_timeout')).rows[0].statement_timeout)));
+    const shown = await Promise.all(
+      transactions.map(async (trx) => String((await trx.raw('show statement_timeout')).rows[0].statement_timeout)),
+    );
     await Promise.all(transactions.map((trx) => trx.commit()));
     return shown;
   } finally {

@@ -15,7 +15,13 @@ export function apiError(run: () => unknown): ApiError {
 /** Asserts the status, title, detail, source and headers of the error `run` throws. */
 export function expectError(
   run: () => unknown,
-  expected: { status: number; title?: string; detail?: string | RegExp; source?: { pointer?: string; parameter?: string }; headers?: Record<string, string> },
+  expected: {
+    status: number;
+    title?: string;
+    detail?: string | RegExp;
+    source?: { pointer?: string; parameter?: string };
+    headers?: Record<string, string>;
+  },
 ): ApiError {
   const e = apiError(run);
   expect(e.status, `status of "${e.detail}"`).to.equal(expected.status);

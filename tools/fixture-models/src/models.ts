@@ -13,7 +13,14 @@ export const person = defineModel({
     { name: 'age', type: 'integer', nullable: true },
     { name: 'born', type: 'date', nullable: true },
   ],
-  relationships: [{ name: 'articles', cardinality: 'many', target: 'Article', join: { kind: 'has', ownColumn: 'id', targetColumn: 'author_id' } }],
+  relationships: [
+    {
+      name: 'articles',
+      cardinality: 'many',
+      target: 'Article',
+      join: { kind: 'has', ownColumn: 'id', targetColumn: 'author_id' },
+    },
+  ],
   virtualAttributes: [{ name: 'initial', compute: (row) => String(row.name ?? '').slice(0, 1) }],
 });
 
@@ -27,13 +34,28 @@ export const article = defineModel({
     { name: 'published', type: 'datetime', nullable: true },
   ],
   relationships: [
-    { name: 'author', cardinality: 'one', target: 'Person', join: { kind: 'belongs-to', ownColumn: 'author_id', targetColumn: 'id' } },
-    { name: 'comments', cardinality: 'many', target: 'Comment', join: { kind: 'has', ownColumn: 'id', targetColumn: 'article_id' } },
+    {
+      name: 'author',
+      cardinality: 'one',
+      target: 'Person',
+      join: { kind: 'belongs-to', ownColumn: 'author_id', targetColumn: 'id' },
+    },
+    {
+      name: 'comments',
+      cardinality: 'many',
+      target: 'Comment',
+      join: { kind: 'has', ownColumn: 'id', targetColumn: 'article_id' },
+    },
     {
       name: 'tags',
       cardinality: 'many',
       target: 'Tag',
-      join: { kind: 'through', ownColumn: 'id', targetColumn: 'name', through: { table: 'article_tag', ownColumn: 'article_id', targetColumn: 'tag_name' } },
+      join: {
+        kind: 'through',
+        ownColumn: 'id',
+        targetColumn: 'name',
+        through: { table: 'article_tag', ownColumn: 'article_id', targetColumn: 'tag_name' },
+      },
     },
   ],
 });
@@ -48,8 +70,18 @@ export const comment = defineModel({
     { name: 'author_id', type: 'integer', nullable: true },
   ],
   relationships: [
-    { name: 'article', cardinality: 'one', target: 'Article', join: { kind: 'belongs-to', ownColumn: 'article_id', targetColumn: 'id' } },
-    { name: 'author', cardinality: 'one', target: 'Person', join: { kind: 'belongs-to', ownColumn: 'author_id', targetColumn: 'id' } },
+    {
+      name: 'article',
+      cardinality: 'one',
+      target: 'Article',
+      join: { kind: 'belongs-to', ownColumn: 'article_id', targetColumn: 'id' },
+    },
+    {
+      name: 'author',
+      cardinality: 'one',
+      target: 'Person',
+      join: { kind: 'belongs-to', ownColumn: 'author_id', targetColumn: 'id' },
+    },
   ],
 });
 

@@ -5,12 +5,16 @@ export const BASE = `${ORIGIN}/api`;
 
 /** The route of a path under `/api`, as server-koa's router reads it. */
 export function routeOf(pathname: string): Route {
-  const segments = pathname.replace(/^\/api\//, '').split('/').map(decodeURIComponent);
+  const segments = pathname
+    .replace(/^\/api\//, '')
+    .split('/')
+    .map(decodeURIComponent);
   if (segments[0] === 'eval' && segments.length === 2) return { collection: segments[1]!, evaluate: true };
   const [c, id, third, fourth] = segments as [string, string?, string?, string?];
   if (id === undefined) return { collection: c };
   if (third === undefined) return { collection: c, id };
-  if (third === 'relationships' && fourth !== undefined) return { collection: c, id, relation: fourth, relationships: true };
+  if (third === 'relationships' && fourth !== undefined)
+    return { collection: c, id, relation: fourth, relationships: true };
   if (fourth === undefined) return { collection: c, id, relation: third };
   return { collection: c, id, relation: third, relatedId: fourth };
 }

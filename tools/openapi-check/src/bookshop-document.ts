@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { expectValidOpenApi } from './expect-valid-openapi.js';
 
-type Document = { openapi?: unknown; servers?: unknown; info?: unknown; tags?: unknown; paths: Record<string, object>; components?: unknown };
+type Document = {
+  openapi?: unknown;
+  servers?: unknown;
+  info?: unknown;
+  tags?: unknown;
+  paths: Record<string, object>;
+  components?: unknown;
+};
 type Schemas = Record<string, Record<string, any>>;
 
 export interface BookshopDocumentOptions {
@@ -39,7 +46,9 @@ export function describeBookshopDocument(title: string, doc: Document, options: 
     });
 
     it('gives every operation a unique operationId', () => {
-      const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((o) => (o as { operationId: string }).operationId));
+      const ids = Object.values(doc.paths).flatMap((item) =>
+        Object.values(item).map((o) => (o as { operationId: string }).operationId),
+      );
       expect(new Set(ids).size).to.equal(ids.length);
     });
 
