@@ -1,6 +1,6 @@
 import { browsableApi, openApiRoute } from '@colapi/browser';
 import type { Registry } from '@colapi/schema';
-import { createApi } from '@colapi/server-koa';
+import { closeGracefully, createApi } from '@colapi/server-koa';
 import { connect, disconnect, redactUrl, type Database } from '@colapi/sql-compiler';
 import Koa from 'koa';
 import { once } from 'node:events';
@@ -131,15 +131,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       seeded,
       close(graceMs = 10_000) {
         stopping ??= (async () => {
-          const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
-          // Keep-alive connections would hold close() open: close each one as soon as its last request is
-          // answered (busy ones finish first), and all of them once the grace period is over.
-          listening.closeIdleConnections();
-          const sweep = setInterval(() => listening.closeIdleConnections(), 25);
-          const timer = setTimeout(() => listening.closeAllConnections(), graceMs);
-          await closed;
-          clearInterval(sweep);
-          clearTimeout(timer);
+          await closeGracefully(listening, graceMs);
           await disconnect(database);
         })();
         return stopping;

@@ -1,4 +1,5 @@
 import type { CatalogueConfig } from '@colapi/catalogue';
+import { closeGracefully } from '@colapi/server-koa';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -75,14 +76,7 @@ export async function serveCatalogue(options: ServeOptions): Promise<CatalogueSe
     },
     close(graceMs = 10_000) {
       stopping ??= (async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        // Keep-alive connections would hold close() open: each closes once its last answer is sent.
-        server.closeIdleConnections();
-        const sweep = setInterval(() => server.closeIdleConnections(), 25);
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-        await closed;
-        clearInterval(sweep);
-        clearTimeout(timer);
+        await closeGracefully(server, graceMs);
         await reloads;
         retire(current);
         await Promise.all(retiring);
