@@ -1,29 +1,16 @@
 import { jsonApiFormat } from '@colapi/format-jsonapi';
 import { Registry } from '@colapi/schema';
-import type { HookTable } from '@colapi/server-koa';
 import { describeEachDatabase, type HttpClient } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { census, expectError, expectStatus, resource, rows } from '../jsonapi-write/helpers.js';
+import { GENERIC_UNIQUE, hiddenNameHooks } from '../shared/hidden-name-hooks.js';
 import { ownServer } from '../shared/own-server.js';
 
-const GENERIC = 'a resource with the same unique value exists already';
-
 /**
- * The server fills a unique column the collection hides (as it would an API token): `tag` is registered
- * with `exclude: ['name']` and its hooks set the name. A unique violation on it must not name the hidden
- * field nor point at it, whether it happens in the request's own table or, through a hook of `person`, in
- * another table whose only collection hides the column.
+ * `tag` registered with `exclude: ['name']`, the name set by hiddenNameHooks: a unique violation on it
+ * must not name the hidden field nor point at it, in the request's own table or, through a hook of `person`, in another table
+ * whose only collection hides the column.
  */
-const hooks: HookTable = {
-  tag: {
-    create: { before: (op) => ({ ...op, write: { ...op.write, values: { ...op.write.values, name: 'news' } } }) },
-    update: { before: (op) => ({ ...op, write: { ...op.write, values: { ...op.write.values, name: 'tech' } } }) },
-  },
-  person: {
-    create: { before: async (_op, ctx) => void (await ctx.db!('tag').insert({ name: 'life' })) },
-  },
-};
-
 describeEachDatabase('Format A: a database error on a field the collection hides names no field', (t) => {
   const http = ownServer(
     t,
@@ -33,7 +20,7 @@ describeEachDatabase('Format A: a database error on a field the collection hides
         { model: models.get('Person')!, options: { name: 'person', exclude: ['articles', 'comments'] } },
         { model: models.get('Tag')!, options: { name: 'tag', exclude: ['name', 'articles'] } },
       ]);
-      return { registry, format: jsonApiFormat(), hooks };
+      return { registry, format: jsonApiFormat(), hooks: hiddenNameHooks };
     },
     'application/vnd.api+json',
   );
@@ -41,7 +28,7 @@ describeEachDatabase('Format A: a database error on a field the collection hides
 
   const expectHidden = (res: Awaited<ReturnType<HttpClient['post']>>) => {
     const error = expectError(res, 409);
-    expect(error).to.deep.equal({ status: '409', title: 'Conflict', detail: GENERIC });
+    expect(error).to.deep.equal({ status: '409', title: 'Conflict', detail: GENERIC_UNIQUE });
     expect(res.text).to.not.match(/"name"|\/data\/attributes/);
   };
 

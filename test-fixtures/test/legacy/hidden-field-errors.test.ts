@@ -1,28 +1,16 @@
 import { legacyFormat } from '@colapi/format-legacy';
 import { Registry } from '@colapi/schema';
-import type { HookTable } from '@colapi/server-koa';
 import { describeEachDatabase } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { expectMessage, rows, snapshot } from './helpers.js';
+import { GENERIC_UNIQUE, hiddenNameHooks } from '../shared/hidden-name-hooks.js';
 import { ownServer } from '../shared/own-server.js';
 
-const GENERIC = 'a resource with the same unique value exists already';
-
 /**
- * The server fills a unique column the collection hides (as it would an API token): `tag` is registered
- * with `exclude: ['name']` and its hooks set the name. A unique violation on it must not name the field,
- * in the request's own table or, through a hook of `person`, in another table whose only collection hides it.
+ * `tag` registered with `exclude: ['name']`, the name set by hiddenNameHooks: a unique violation on it
+ * must not name the field, in the request's own table or, through a hook of `person`, in another table
+ * whose only collection hides the column.
  */
-const hooks: HookTable = {
-  tag: {
-    create: { before: (op) => ({ ...op, write: { ...op.write, values: { ...op.write.values, name: 'news' } } }) },
-    update: { before: (op) => ({ ...op, write: { ...op.write, values: { ...op.write.values, name: 'tech' } } }) },
-  },
-  person: {
-    create: { before: async (_op, ctx) => void (await ctx.db!('tag').insert({ name: 'life' })) },
-  },
-};
-
 describeEachDatabase(
   'Format B: a database error on a field the collection hides names no field',
   (t) => {
@@ -34,7 +22,7 @@ describeEachDatabase(
           { model: models.get('Person')!, options: { name: 'person', exclude: ['articles', 'comments'] } },
           { model: models.get('Tag')!, options: { name: 'tag', methods: ['GET', 'POST', 'PATCH', 'PUT'], exclude: ['name', 'articles'] } },
         ]);
-        return { registry, format: legacyFormat(), hooks };
+        return { registry, format: legacyFormat(), hooks: hiddenNameHooks };
       },
       'application/json',
     );
@@ -42,16 +30,16 @@ describeEachDatabase(
 
     it('a unique violation on the hidden column of a create or an update is 400 with the generic message', async () => {
       const before = await snapshot(t());
-      expectMessage(await http().post('/api/tag', {}), 400, GENERIC);
-      expectMessage(await http().patch('/api/tag/3', {}), 400, GENERIC);
-      expectMessage(await http().put('/api/tag/3', {}), 400, GENERIC);
+      expectMessage(await http().post('/api/tag', {}), 400, GENERIC_UNIQUE);
+      expectMessage(await http().patch('/api/tag/3', {}), 400, GENERIC_UNIQUE);
+      expectMessage(await http().put('/api/tag/3', {}), 400, GENERIC_UNIQUE);
       expect(await snapshot(t())).to.equal(before);
       expect((await rows(t(), 'tag', { id: 3 }))[0]!.name).to.equal('life');
     });
 
     it('a unique violation in another table, on a column its only collection hides, names no field either', async () => {
       const before = await snapshot(t());
-      expectMessage(await http().post('/api/person', { name: 'Zed' }), 400, GENERIC);
+      expectMessage(await http().post('/api/person', { name: 'Zed' }), 400, GENERIC_UNIQUE);
       expect(await snapshot(t())).to.equal(before);
     });
   },
