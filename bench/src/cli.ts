@@ -1,38 +1,53 @@
+import { connect } from '@colapi/sql-compiler';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { benchDatabase } from './database.js';
 import { sizesAt } from './dataset.js';
+import { ensureFloor, startFloor } from './floor.js';
 import { runGrowth } from './growth.js';
-import { loadRun, summarise, type LoadSettings, type RunResult } from './load.js';
+import { loadRun, median, summarise, type LoadSettings, type RunResult } from './load.js';
 import { parseOptions, type BenchOptions } from './options.js';
 import type { ServerProcess } from './processes.js';
 import { summariseProfile } from './profile.js';
 import { formatReport, goals, mb, ratioOf, type BenchReport, type ScalingResult, type ScenarioResult } from './report.js';
 import { selectScenarios, type Scenario } from './scenarios.js';
-import { seedBenchData } from './seed.js';
-import { ROOT, startBaseline, startTarget } from './servers.js';
-import { runTopology } from './topology.js';
+import { removeCreatedRows, seedBenchData } from './seed.js';
+import { BASELINE_PORT, ROOT, startBaseline, startTarget } from './servers.js';
+import { gitState, runTopology } from './topology.js';
 import { verifyScenario } from './verify.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-async function warm(servers: readonly ServerProcess[], scenarios: readonly Scenario[], o: BenchOptions): Promise<void> {
+/** Removes what a writing scenario created, so that each run starts from the same tables. */
+type Reset = () => Promise<void>;
+
+async function warm(servers: readonly ServerProcess[], scenarios: readonly Scenario[], o: BenchOptions, reset: Reset): Promise<void> {
   if (o.warmup <= 0) return;
-  for (const s of scenarios) for (const server of servers) await loadRun(server, s, { duration: o.warmup, connections: o.connections });
+  for (const s of scenarios) {
+    for (const server of servers) {
+      if (s.writes) await reset();
+      // Another salt: the warm-up's requests are not the measured ones.
+      await loadRun(server, s, { duration: o.warmup, connections: o.connections, salt: 1000 });
+    }
+  }
 }
 
-/** Alternating rounds: each round runs every scenario on both servers, the first server swapping each round. */
-async function compare(target: ServerProcess, baseline: ServerProcess, scenarios: readonly Scenario[], o: BenchOptions) {
-  const settings: LoadSettings = { duration: o.duration, connections: o.connections };
+/**
+ * Alternating rounds: each round runs every scenario on both servers, the first server swapping each round;
+ * both runs of a round send the same sequence of requests (salt = the round).
+ */
+async function compare(target: ServerProcess, baseline: ServerProcess, scenarios: readonly Scenario[], o: BenchOptions, reset: Reset) {
   const runs = new Map(scenarios.map((s) => [s.name, { target: [] as RunResult[], baseline: [] as RunResult[] }]));
   for (let round = 0; round < o.rounds; round++) {
+    const settings: LoadSettings = { duration: o.duration, connections: o.connections, salt: round };
     for (const s of scenarios) {
       const order = round % 2 === 0 ? [target, baseline] : [baseline, target];
       for (const server of order) {
+        if (s.writes) await reset();
         const r = await loadRun(server, s, settings);
         runs.get(s.name)![server === target ? 'target' : 'baseline'].push(r);
-        log(`  round ${round + 1} ${s.name.padEnd(24)} ${server.name.padEnd(8)} ${Math.round(r.rps)} rps, p50 ${r.p50} ms, p99 ${r.p99} ms${r.failures ? `, ${r.failures} failed` : ''}`);
+        log(`  round ${round + 1} ${s.name.padEnd(10)} ${server.name.padEnd(8)} ${Math.round(r.rps)} rps, p50 ${r.p50} ms, p99 ${r.p99} ms, load ${r.load1}${r.failures ? `, ${r.failures} failed` : ''}`);
       }
     }
   }
@@ -43,15 +58,18 @@ async function compare(target: ServerProcess, baseline: ServerProcess, scenarios
   });
 }
 
-async function scaling(url: string, results: readonly ScenarioResult[], scenarios: readonly Scenario[], o: BenchOptions): Promise<ScalingResult[]> {
+async function scaling(url: string, results: readonly ScenarioResult[], scenarios: readonly Scenario[], o: BenchOptions, reset: Reset): Promise<ScalingResult[]> {
   log(`target with ${o.scaleWorkers} workers`);
-  const target = await startTarget({ url, workers: o.scaleWorkers, log });
+  const target = await startTarget({ url, workers: o.scaleWorkers, pool: o.pool, log });
   try {
-    await warm([target], scenarios, o);
+    await warm([target], scenarios, o, reset);
     const out: ScalingResult[] = [];
     for (const s of scenarios) {
       const runs: RunResult[] = [];
-      for (let i = 0; i < o.rounds; i++) runs.push(await loadRun(target, s, { duration: o.duration, connections: o.connections }));
+      for (let i = 0; i < o.rounds; i++) {
+        if (s.writes) await reset();
+        runs.push(await loadRun(target, s, { duration: o.duration, connections: o.connections, salt: i }));
+      }
       const n = summarise(runs);
       const one = results.find((r) => r.name === s.name)!.target;
       log(`  ${s.name.padEnd(24)} ${Math.round(one.rps)} → ${Math.round(n.rps)} rps`);
@@ -67,31 +85,53 @@ async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
   if (o.growth) return runGrowth(o, log);
   if (o.topology) return runTopology(o, log);
+  const started = Date.now();
   const scenarios = selectScenarios(o.only);
+  const floor = o.baseline === 'floor' ? ensureFloor(ROOT, log) : undefined;
   const url = await benchDatabase(o.db, 'colapi_bench');
   await seedBenchData(url, 1, log);
-  const target = await startTarget({ url, ...(o.cpuProf ? { cpuProf: o.cpuProf } : {}), log });
-  let baseline: ServerProcess | undefined;
+  const db = connect(url, { pool: { min: 0, max: 1 } });
+  // A run ends with up to `connections` requests still in flight: let them land before their rows are removed.
+  const reset = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await removeCreatedRows(db);
+  };
+  const loadStart = loadavg()[0]!;
   let results: ScenarioResult[];
+  let scaled: ScalingResult[] | undefined;
   try {
-    baseline = await startBaseline(url, log);
-    for (const s of scenarios) await verifyScenario(s, target.origin, baseline.origin);
-    log(`both servers answer the ${scenarios.length} scenarios with equal documents`);
-    await warm([target, baseline], scenarios, o);
-    results = await compare(target, baseline, scenarios, o);
+    await reset();
+    const target = await startTarget({ url, pool: o.pool, ...(o.cpuProf ? { cpuProf: o.cpuProf } : {}), log });
+    let baseline: ServerProcess | undefined;
+    try {
+      baseline = floor ? await startFloor(floor, url, BASELINE_PORT, o.pool, log) : await startBaseline(url, o.pool, log);
+      let checked = 0;
+      for (const s of scenarios) checked += await verifyScenario(s, target.origin, baseline.origin, { reset });
+      log(`both servers answer the ${scenarios.length} scenarios with equal documents (${checked} requests compared)`);
+      await warm([target, baseline], scenarios, o, reset);
+      results = await compare(target, baseline, scenarios, o, reset);
+    } finally {
+      await target.stop();
+      await baseline?.stop();
+    }
+    scaled = o.scaleWorkers > 1 && !o.cpuProf ? await scaling(url, results, scenarios, o, reset) : undefined;
+    await reset();
   } finally {
-    await target.stop();
-    await baseline?.stop();
+    await db.knex.destroy();
   }
-  const scaled = o.scaleWorkers > 1 && !o.cpuProf ? await scaling(url, results, scenarios, o) : undefined;
+  const loads = results.flatMap((r) => [...r.target.runs, ...r.baseline.runs].map((x) => x.load1)).sort((a, b) => a - b);
   const targetPeak = mb(Math.max(...results.map((r) => r.target.peakRss)));
   const profile = o.cpuProf ? summariseProfile(o.cpuProf) : undefined;
   const report: BenchReport = {
     db: o.db,
+    baseline: o.baseline === 'floor' ? 'floor (../shared/bench/floor-server.mjs)' : 'own (bench/src/baseline)',
     date: new Date().toISOString(),
     node: process.version,
     cpus: cpus().length,
-    settings: { duration: o.duration, connections: o.connections, rounds: o.rounds, warmup: o.warmup, only: o.only },
+    loadAverage1min: { start: Math.round(loadStart * 100) / 100, min: loads[0]!, median: Math.round(median(loads) * 100) / 100, max: loads.at(-1)! },
+    elapsedSeconds: Math.round((Date.now() - started) / 1000),
+    ...gitState(),
+    settings: { duration: o.duration, connections: o.connections, pool: o.pool, rounds: o.rounds, warmup: o.warmup, only: o.only },
     dataset: sizesAt(1),
     scenarios: results,
     targetPeakRssMB: targetPeak,

@@ -36,7 +36,8 @@ export async function runGrowth(o: BenchOptions, log: (line: string) => void): P
       const server = await startTarget({ url, script: 'bench/src/growth-target.ts', env: { TOTAL_MODE: total }, log });
       try {
         for (const page of PAGES) {
-          const s: Scenario = { name: `page ${page}`, method: 'GET', path: `/api/comment?page[number]=${page}&page[size]=10`, status: 200 };
+          const path = `/api/comment?page[number]=${page}&page[size]=10`;
+          const s: Scenario = { name: `page ${page}`, method: 'GET', path, request: () => ({ path }), status: 200 };
           await loadRun(server, s, { duration: 1, connections: 1 });
           const r = await loadRun(server, s, { duration: seconds, connections: 1 });
           if (r.failures) throw new Error(`${s.path} failed ${r.failures} times`);

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { loadavg } from 'node:os';
 import { residentBytes, type ServerProcess } from './processes.js';
 import { headersOf, type Scenario } from './scenarios.js';
 
@@ -12,14 +13,21 @@ export interface RunResult {
   readonly failures: number;
   /** Peak resident memory of the server processes during the run, bytes. */
   readonly peakRss: number;
+  /** The machine's 1-minute load average at the end of the run. */
+  readonly load1: number;
 }
 
 export interface LoadSettings {
   readonly duration: number;
   readonly connections: number;
+  /** Picks the sequence of requests (`Scenario.request(i, salt)`): the same for both servers of a round. */
+  readonly salt?: number;
 }
 
-/** One bounded autocannon run against 127.0.0.1, sampling the server's VmRSS every 100 ms. */
+/**
+ * One bounded autocannon run against 127.0.0.1, sampling the server's VmRSS every 100 ms. The n-th request
+ * sent (over all connections) is `s.request(n, salt)`.
+ */
 export async function loadRun(server: ServerProcess, s: Scenario, settings: LoadSettings): Promise<RunResult> {
   if (!server.origin.startsWith('http://127.0.0.1:')) throw new Error('the bench only loads servers on 127.0.0.1');
   let peakRss = 0;
@@ -29,12 +37,21 @@ export async function loadRun(server: ServerProcess, s: Scenario, settings: Load
   };
   sample();
   const sampler = setInterval(sample, 100);
+  const salt = settings.salt ?? 0;
+  let sent = 0;
   try {
     const result = await autocannon({
       url: `${server.origin}${s.path}`,
       method: s.method,
       headers: headersOf(s),
-      ...(s.body ? { body: s.body } : {}),
+      requests: [
+        {
+          setupRequest: (req: autocannon.Request) => {
+            const r = s.request(sent++, salt);
+            return { ...req, path: r.path, ...(r.body === undefined ? {} : { body: r.body }) };
+          },
+        },
+      ],
       connections: settings.connections,
       duration: settings.duration,
       timeout: 10,
@@ -49,6 +66,7 @@ export async function loadRun(server: ServerProcess, s: Scenario, settings: Load
       requests: result.requests.total,
       failures: result.requests.total - good + result.errors + result.timeouts,
       peakRss,
+      load1: Math.round(loadavg()[0]! * 100) / 100,
     };
   } finally {
     clearInterval(sampler);

@@ -1,7 +1,13 @@
 export type DbKind = 'postgres' | 'mysql' | 'sqlite';
+/** What the target is measured against: the floor server (../shared/bench) or the bench's own baseline. */
+export type BaselineKind = 'floor' | 'own';
 
 export interface BenchOptions {
   readonly db: DbKind;
+  /** Default: the floor on PostgreSQL and MariaDB, the own baseline on SQLite (the floor serves no SQLite). */
+  readonly baseline: BaselineKind;
+  /** Connections of each server's database pool (PostgreSQL, MariaDB), the floor's default 16. */
+  readonly pool: number;
   /** Seconds of each measured run. */
   readonly duration: number;
   readonly connections: number;
@@ -36,8 +42,8 @@ export interface BenchOptions {
   readonly workers: number;
 }
 
-const USAGE = `pnpm bench [--db postgres|mysql|sqlite] [--duration s] [--connections n] [--rounds n] [--warmup s]
-           [--only name,name] [--scale-workers n|0] [--growth [--growth-scale n]] [--cpu-prof dir] [--out file]
+const USAGE = `pnpm bench [--db postgres|mysql|sqlite] [--baseline floor|own] [--pool n] [--duration s] [--connections n]
+           [--rounds n] [--warmup s] [--only name,name] [--scale-workers n|0] [--growth [--growth-scale n]] [--cpu-prof dir] [--out file]
        pnpm bench --topology [--workers n] [--primary-url url] [--pooler-url url|none] [--replica-urls url,url|none]
            [--duration s] [--connections n] [--rounds n] [--warmup s] [--only name,name] [--out file]`;
 
@@ -46,12 +52,14 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   const args = argv.filter((a) => a !== '--');
   const o = {
     db: 'postgres' as DbKind,
+    baseline: undefined as BaselineKind | undefined,
+    pool: 16,
     duration: 10,
-    connections: 10,
+    connections: 16,
     rounds: 3,
     warmup: 2,
     only: [] as string[],
-    scaleWorkers: 2,
+    scaleWorkers: 0,
     growth: false,
     growthScale: 10,
     cpuProf: undefined as string | undefined,
@@ -78,7 +86,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       const v = value();
       if (v !== 'postgres' && v !== 'mysql' && v !== 'sqlite') throw new Error(`--db must be postgres, mysql or sqlite\n${USAGE}`);
       o.db = v;
-    } else if (a === '--duration') o.duration = number(a, value(), 1);
+    } else if (a === '--baseline') {
+      const v = value();
+      if (v !== 'floor' && v !== 'own') throw new Error(`--baseline must be floor or own\n${USAGE}`);
+      o.baseline = v;
+    } else if (a === '--pool') o.pool = number(a, value(), 1);
+    else if (a === '--duration') o.duration = number(a, value(), 1);
     else if (a === '--connections') o.connections = number(a, value(), 1);
     else if (a === '--rounds') o.rounds = number(a, value(), 1);
     else if (a === '--warmup') o.warmup = number(a, value(), 0);
@@ -100,5 +113,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   if (o.duration > 120) throw new Error('--duration is at most 120 seconds');
   if (o.topology && (o.db !== 'postgres' || o.growth || o.cpuProf)) throw new Error(`--topology measures PostgreSQL alone, without --growth or --cpu-prof\n${USAGE}`);
   if (!Number.isInteger(o.workers) || o.workers > 64) throw new Error('--workers is a whole number up to 64');
-  return o;
+  const baseline = o.baseline ?? (o.db === 'sqlite' ? 'own' : 'floor');
+  if (baseline === 'floor' && o.db === 'sqlite') throw new Error('the floor server serves PostgreSQL and MariaDB/MySQL, not SQLite: --baseline own');
+  return { ...o, baseline };
 }

@@ -22,15 +22,23 @@ export interface ScalingResult {
 
 export interface BenchReport {
   readonly db: string;
+  /** What the target was measured against. */
+  readonly baseline: string;
   readonly date: string;
   readonly node: string;
   readonly cpus: number;
+  /** The machine's 1-minute load average: at the start, and over the ends of the measured runs. */
+  readonly loadAverage1min: { readonly start: number; readonly min: number; readonly median: number; readonly max: number };
+  readonly elapsedSeconds: number;
+  /** The commit measured, and the server's files that differed from it. */
+  readonly commit: string;
+  readonly uncommittedServerFiles: readonly string[];
   readonly settings: Record<string, unknown>;
   readonly dataset: Record<string, number>;
   readonly scenarios: readonly ScenarioResult[];
   readonly targetPeakRssMB: number;
   readonly baselinePeakRssMB: number;
-  /** Issue 6's targets: throughput ≥ 0.8×, p99 ≤ 1.5× the baseline, RSS ≤ 150 MB. */
+  /** The targets of issues 6 and 15: throughput ≥ 0.8×, p99 ≤ 1.5× the baseline, RSS ≤ 150 MB. */
   readonly goals: { readonly met: boolean; readonly misses: readonly string[] };
   readonly scaling?: readonly ScalingResult[];
   readonly profile?: ProfileSummary;
@@ -66,7 +74,8 @@ const pad = (s: string | number, n: number) => String(s).padStart(n);
 /** The human-readable table of a report. */
 export function formatReport(r: BenchReport): string {
   const lines = [
-    `colapi bench — ${r.db}, ${r.settings.connections} connections, ${r.settings.duration} s × ${r.settings.rounds} rounds (medians; ratios: median of each round's target ÷ baseline), node ${r.node}, ${r.cpus} cores`,
+    `colapi bench — ${r.db} against the ${r.baseline}, ${r.settings.connections} connections, pool ${r.settings.pool}, ${r.settings.duration} s × ${r.settings.rounds} rounds (medians; ratios: median of each round's target ÷ baseline), node ${r.node}, ${r.cpus} cores`,
+    `load average (1 min): ${r.loadAverage1min.start} at the start, ${r.loadAverage1min.min}–${r.loadAverage1min.max} (median ${r.loadAverage1min.median}) at the ends of the runs; ${r.elapsedSeconds} s in all`,
     '',
     `${'scenario'.padEnd(26)}${pad('target rps', 11)}${pad('p50', 7)}${pad('p99', 7)}${pad('base rps', 10)}${pad('p50', 7)}${pad('p99', 7)}${pad('rps ×', 8)}${pad('p99 ×', 8)}`,
   ];

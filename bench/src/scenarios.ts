@@ -1,41 +1,140 @@
+/** One request of a scenario. */
+export interface BenchRequest {
+  readonly path: string;
+  readonly body?: string;
+}
+
 /** One kind of request the bench sends to both servers. */
 export interface Scenario {
   readonly name: string;
   readonly method: 'GET' | 'POST';
+  /** The request of this shape that the floor server's README shows: the one named in the tables. */
   readonly path: string;
   readonly body?: string;
+  /**
+   * The i-th request (0-based) of a run: the same shape with other ids, pages, patterns or names, chosen
+   * deterministically from `i` and `salt` (the round), so that both servers of a round get the same sequence
+   * and no server is flattered by a cache of one exact URL.
+   */
+  request(i: number, salt: number): BenchRequest;
   /** The status a correct answer has. */
   readonly status: number;
+  /** Writes rows (tags) that the bench removes before each run, so that every run starts from the same table. */
+  readonly writes?: boolean;
+  /**
+   * The answer's `data` is in this order only up to ties: `sort=-publishtime` leaves the order of articles
+   * of the same publishtime to the server (about 60 articles share each of the dataset's 840 times).
+   */
+  readonly tiesBy?: string;
 }
 
 export const JSONAPI = 'application/vnd.api+json';
 
-const HAS_FILTER = [{ name: 'author', op: 'has', val: { name: 'name', op: 'like', val: 'Person 12%' } }];
-const FUNCTIONS = [
-  { name: 'avg', field: 'age' },
-  { name: 'count', field: 'id' },
-];
 const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 
-/** The scenarios of issue 6, with ids that exist at every scale. */
+/** A 32-bit mix of (i, salt): the bench's deterministic choice, the same on every machine and run. */
+export function mix(i: number, salt: number): number {
+  let x = (Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(salt + 1, 0x85ebca6b)) >>> 0;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d) >>> 0;
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b) >>> 0;
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+const pick = <T>(list: readonly T[], i: number, salt: number, lane = 0): T => list[mix(i * 4 + lane, salt) % list.length]!;
+/** 1..n */
+const upTo = (n: number, i: number, salt: number, lane = 0) => 1 + (mix(i * 4 + lane, salt) % n);
+
+const filterOf = (age: number, like: string) => [
+  { name: 'author', op: 'has', val: { name: 'age', op: 'gt', val: age } },
+  { name: 'title', op: 'like', val: like },
+];
+/** Titles are `Article <i> about databases|koa|benchmarks|json`: each pattern keeps a large share of them. */
+const LIKES = ['%a%', '%o%', '%e%', '%s%', '%ou%', '%ab%', '%t%', '%b%'];
+/** Pairs of functions of the floor's shape (avg|sum|count|min|max of id|age|other). */
+const FUNCTION_LISTS = [
+  [{ name: 'avg', field: 'age' }, { name: 'count', field: 'id' }],
+  [{ name: 'sum', field: 'age' }, { name: 'count', field: 'id' }],
+  [{ name: 'min', field: 'age' }, { name: 'max', field: 'age' }],
+  [{ name: 'avg', field: 'other' }, { name: 'count', field: 'age' }],
+  [{ name: 'max', field: 'id' }, { name: 'min', field: 'other' }],
+  [{ name: 'count', field: 'other' }, { name: 'sum', field: 'id' }],
+];
+const tagBody = (name: string) => JSON.stringify({ data: { type: 'tag', attributes: { name } } });
+
+/**
+ * The seven scenarios of the floor server (../shared/bench/README.md), in its shapes, at bench scale 1
+ * (10,000 person, 50,000 article rows): `path` is the floor's example, `request(i)` varies it.
+ */
 export const SCENARIOS: readonly Scenario[] = [
-  { name: 'list-deep-page', method: 'GET', path: '/api/person?page[number]=500&page[size]=10', status: 200 },
-  { name: 'fetch-by-id', method: 'GET', path: '/api/article/12345', status: 200 },
-  { name: 'filter-has-like-sort', method: 'GET', path: `/api/article?filter[objects]=${q(HAS_FILTER)}&sort=-publishtime`, status: 200 },
-  { name: 'include-author-comments', method: 'GET', path: '/api/article?include=author,comments&page[size]=20', status: 200 },
-  { name: 'related-to-many', method: 'GET', path: '/api/person/4321/articles', status: 200 },
-  { name: 'evaluate-avg-count', method: 'GET', path: `/api/eval/person?functions=${q(FUNCTIONS)}`, status: 200 },
+  {
+    name: 'list',
+    method: 'GET',
+    path: '/api/person?page[size]=10&page[number]=37',
+    // Pages 1–73: their mean is the example's page 37.
+    request: (i, salt) => ({ path: `/api/person?page[size]=10&page[number]=${upTo(73, i, salt)}` }),
+    status: 200,
+  },
+  {
+    name: 'get',
+    method: 'GET',
+    path: '/api/person/4242',
+    request: (i, salt) => ({ path: `/api/person/${upTo(10_000, i, salt)}` }),
+    status: 200,
+  },
+  {
+    name: 'filter',
+    method: 'GET',
+    path: `/api/article?filter[objects]=${q(filterOf(40, '%a%'))}&sort=-publishtime&page[size]=20`,
+    request: (i, salt) => ({
+      path: `/api/article?filter[objects]=${q(filterOf(19 + upTo(41, i, salt), pick(LIKES, i, salt, 1)))}&sort=-publishtime&page[size]=20`,
+    }),
+    status: 200,
+    tiesBy: 'publishtime',
+  },
+  {
+    name: 'include',
+    method: 'GET',
+    path: '/api/article?include=author,comments&page[size]=20',
+    // Pages 1–50 of 20 articles, each with its author and its four comments.
+    request: (i, salt) => ({ path: `/api/article?include=author,comments&page[size]=20&page[number]=${upTo(50, i, salt)}` }),
+    status: 200,
+  },
+  {
+    name: 'related',
+    method: 'GET',
+    path: '/api/person/77/articles?page[size]=10',
+    request: (i, salt) => ({ path: `/api/person/${upTo(10_000, i, salt)}/articles?page[size]=10` }),
+    status: 200,
+  },
+  {
+    name: 'eval',
+    method: 'GET',
+    path: `/api/eval/person?functions=${q(FUNCTION_LISTS[0])}`,
+    request: (i, salt) => ({ path: `/api/eval/person?functions=${q(pick(FUNCTION_LISTS, i, salt))}` }),
+    status: 200,
+  },
   {
     name: 'create',
     method: 'POST',
-    path: '/api/task',
-    body: JSON.stringify({ data: { type: 'task', attributes: { title: 'bench task', duration: 3600, due: '2024-05-01' } } }),
+    path: '/api/tag',
+    body: tagBody('bench tag'),
+    // Names are unique (tag.name is): the bench deletes the created tags before each run, so both servers send the same names.
+    request: (i, salt) => ({ path: '/api/tag', body: tagBody(`bench-${salt}-${i}`) }),
     status: 201,
+    writes: true,
   },
 ];
 
+/** Every variant a scenario's sequence can produce, when they are few; else undefined. */
+export function allVariants(s: Scenario): BenchRequest[] | undefined {
+  if (s.name !== 'eval') return undefined;
+  return FUNCTION_LISTS.map((f) => ({ path: `/api/eval/person?functions=${q(f)}` }));
+}
+
 export function headersOf(s: Scenario): Record<string, string> {
-  return s.body === undefined ? { accept: JSONAPI } : { accept: JSONAPI, 'content-type': JSONAPI };
+  return s.method === 'GET' ? { accept: JSONAPI } : { accept: JSONAPI, 'content-type': JSONAPI };
 }
 
 export function selectScenarios(only: readonly string[]): Scenario[] {

@@ -2,7 +2,7 @@ import { connect, type Database } from '@colapi/sql-compiler';
 import { createTables } from '@colapi/test-fixtures';
 import { resetTables } from '@colapi/test-fixtures/testing';
 import type { Knex } from 'knex';
-import { row, sizesAt, type BenchTable, type Sizes } from './dataset.js';
+import { row, SIZES, sizesAt, type BenchTable, type Sizes } from './dataset.js';
 
 const ORDER: readonly BenchTable[] = ['person', 'article', 'comment', 'tag', 'article_tag'];
 const DATETIME: Record<string, string> = { person: 'birth_datetime', article: 'publishtime' };
@@ -44,15 +44,24 @@ async function analyze(db: Database): Promise<void> {
 }
 
 /**
+ * Deletes the rows the create scenario wrote (tags past the dataset's 200; tasks), so that every run starts
+ * from the seeded tables and can send the same tag names again.
+ */
+export async function removeCreatedRows(db: Database): Promise<void> {
+  await db.knex('tag').where('id', '>', SIZES.tag).del();
+  await db.knex('task').del();
+}
+
+/**
  * Creates the conformance tables and fills them with the bench dataset, unless every table already holds
- * exactly its share. Answers whether it seeded. The task table (written by the create scenario) is emptied.
+ * exactly its share. Answers whether it seeded. Rows a create scenario left are removed first.
  */
 export async function seedBenchData(url: string, scale: number, log: (line: string) => void): Promise<boolean> {
   const db = connect(url, { pool: { min: 0, max: 1 } });
   try {
     const { knex, dialect } = db;
     await createTables(knex, dialect);
-    await knex('task').del();
+    await removeCreatedRows(db);
     const sizes = sizesAt(scale);
     const have = await counts(knex);
     if (ORDER.every((t) => have[t] === sizes[t])) {

@@ -11,6 +11,8 @@ const TSX = ['--conditions=development', '--import', 'tsx'];
 export interface TargetStart {
   readonly url: string;
   readonly workers?: number;
+  /** Connections of the target's pool (PostgreSQL, MariaDB); the dialect's default (10) when absent. */
+  readonly pool?: number;
   /** Profile the target with node --cpu-prof into this folder. */
   readonly cpuProf?: string;
   /** Another server script with the target's interface (the growth variant); default the conformance target. */
@@ -20,37 +22,26 @@ export interface TargetStart {
 }
 
 /**
- * The conformance target as SCHEMA.md starts it, `pnpm --silent conformance:serve` (its compiled JavaScript,
- * built by `pnpm bench` first). A profiled one runs the same script under node directly, so that --cpu-prof
- * lands on the server and not on pnpm; the growth variant is a TypeScript script of the bench, run by tsx.
+ * The conformance target, compiled (`pnpm bench` builds it through turbo first): `bench/dist/target/serve.js`
+ * starts test-fixtures' startConformanceTarget as test-fixtures/src/serve.ts does, with a pool of `pool`
+ * connections (serve.ts has no setting for it). Run by node itself, so that --cpu-prof lands on the server;
+ * the growth variant is a TypeScript script of the bench, run by tsx.
  */
 export function startTarget(o: TargetStart): Promise<ServerProcess> {
-  const env = { DATABASE_URL: o.url, PORT: String(TARGET_PORT), API_FORMAT: 'jsonapi', ...o.env };
+  const env = { DATABASE_URL: o.url, PORT: String(TARGET_PORT), API_FORMAT: 'jsonapi', POOL_SIZE: o.pool ? String(o.pool) : '', ...o.env };
   const workerArgs = o.workers && o.workers > 1 ? ['--workers', String(o.workers)] : [];
-  if (o.cpuProf || o.script) {
-    const prof = o.cpuProf ? (mkdirSync(o.cpuProf, { recursive: true }), ['--cpu-prof', `--cpu-prof-dir=${resolve(o.cpuProf)}`]) : [];
-    const script = o.script ? [...TSX, o.script] : ['test-fixtures/dist/serve.js'];
-    return startServer({ name: 'target', command: process.execPath, args: [...prof, ...script, ...workerArgs], env, cwd: ROOT, port: TARGET_PORT, log: o.log });
-  }
-  return startServer({
-    name: 'target',
-    command: 'pnpm',
-    args: ['--silent', 'conformance:serve', ...workerArgs],
-    env,
-    cwd: ROOT,
-    port: TARGET_PORT,
-    wrapper: true,
-    log: o.log,
-  });
+  const prof = o.cpuProf ? (mkdirSync(o.cpuProf, { recursive: true }), ['--cpu-prof', `--cpu-prof-dir=${resolve(o.cpuProf)}`]) : [];
+  const script = o.script ? [...TSX, o.script] : [join(ROOT, 'bench/dist/target/serve.js')];
+  return startServer({ name: 'target', command: process.execPath, args: [...prof, ...script, ...workerArgs], env, cwd: ROOT, port: TARGET_PORT, log: o.log });
 }
 
-/** The hand-written baseline, compiled like the target (`bench/dist/baseline`, built by `pnpm bench`). */
-export function startBaseline(url: string, log: (line: string) => void): Promise<ServerProcess> {
+/** The bench's own hand-written baseline, compiled like the target (`bench/dist/baseline`); the baseline on SQLite. */
+export function startBaseline(url: string, pool: number, log: (line: string) => void): Promise<ServerProcess> {
   return startServer({
     name: 'baseline',
     command: process.execPath,
     args: [join(ROOT, 'bench/dist/baseline/main.js')],
-    env: { DATABASE_URL: url, PORT: String(BASELINE_PORT) },
+    env: { DATABASE_URL: url, PORT: String(BASELINE_PORT), POOL_SIZE: String(pool) },
     cwd: ROOT,
     port: BASELINE_PORT,
     log,

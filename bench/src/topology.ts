@@ -9,7 +9,7 @@ import type { BenchOptions } from './options.js';
 import { startServer, type ServerProcess } from './processes.js';
 import { mb, ratioOf } from './report.js';
 import { JSONAPI, selectScenarios } from './scenarios.js';
-import { seedBenchData } from './seed.js';
+import { removeCreatedRows, seedBenchData } from './seed.js';
 import { ROOT } from './servers.js';
 import { verifyScenario } from './verify.js';
 
@@ -214,7 +214,8 @@ async function readsOnReplicas(origin: string, counts: () => Promise<StatementCo
   return false;
 }
 
-function gitState() {
+/** The commit measured, and the server's files that differ from it. */
+export function gitState() {
   const git = (...args: string[]) => {
     try {
       return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
@@ -267,8 +268,14 @@ export async function runTopology(o: BenchOptions, log: (line: string) => void):
       throw new Error(`the topology target's reads did not go to the replicas within 15 s:\n${stderr.join('\n')}`);
     }
 
+    // A run ends with requests still in flight: let them land before their rows are removed.
+    const reset = async () => {
+      await sleep(500);
+      await removeCreatedRows(primaryDb);
+    };
+    await reset();
     for (const s of scenarios) {
-      await verifyScenario(s, topology.server.origin, primary.server.origin).catch((error: unknown) => {
+      await verifyScenario(s, topology.server.origin, primary.server.origin, { reset }).catch((error: unknown) => {
         throw new Error(`(target: pooler and replicas, baseline: primary alone) ${error instanceof Error ? error.message : String(error)}`);
       });
     }
@@ -279,19 +286,25 @@ export async function runTopology(o: BenchOptions, log: (line: string) => void):
 
     if (o.warmup > 0) {
       const before = await counts();
-      for (const s of scenarios) for (const leg of legs) await loadRun(leg.server, s, { duration: o.warmup, connections: o.connections });
+      for (const s of scenarios) {
+        for (const leg of legs) {
+          if (s.writes) await reset();
+          await loadRun(leg.server, s, { duration: o.warmup, connections: o.connections, salt: 1000 });
+        }
+      }
       const after = await counts();
       log(`warm-up: the replicas ran ${after.replicas - before.replicas} statements, the primary ${after.primary - before.primary}`);
       if (replicaUrls.length > 0 && after.replicas === before.replicas) throw new Error('the replicas ran no statement during the warm-up');
     }
 
-    const settings: LoadSettings = { duration: o.duration, connections: o.connections };
     const runs = new Map(scenarios.map((s) => [s.name, { topology: [] as RunResult[], primary: [] as RunResult[], statements: { topology: { primary: 0, replicas: 0 }, primary: { primary: 0, replicas: 0 } } }]));
     const activityBefore = await Promise.all(replicaDbs.map(databaseActivity));
     for (let round = 0; round < o.rounds; round++) {
+      const settings: LoadSettings = { duration: o.duration, connections: o.connections, salt: round };
       for (const s of scenarios) {
         const order = round % 2 === 0 ? [topology, primary] : [primary, topology];
         for (const leg of order) {
+          if (s.writes) await reset();
           const before = await counts();
           const r = await loadRun(leg.server, s, settings);
           // autocannon resolves with a few requests still in flight; let their statements land in this run.

@@ -1,7 +1,7 @@
 import Koa from 'koa';
-import { article, comment, JSONAPI, pageLinks, person, task } from './documents.js';
+import { article, comment, JSONAPI, pageLinks, person, tag } from './documents.js';
 import type { Driver, Row } from './driver.js';
-import { ARTICLE, articleLinks, commentsOf, count, PERSON, personLinks, rowsByIds, insertTask } from './queries.js';
+import { ARTICLE, articleLinks, commentsOf, count, insertTag, PERSON, personLinks, rowsByIds } from './queries.js';
 
 const MEDIA = 'application/vnd.api+json';
 
@@ -26,15 +26,16 @@ function page(params: URLSearchParams): { number: number; size: number } {
   return { number: int('page[number]', 1), size };
 }
 
-/** The one filter shape the article list understands: its author's name `like` a pattern. */
-function authorNameLike(params: URLSearchParams): string | undefined {
+/** The one filter shape the article list understands (the floor's): its author's age `gt` a number, and its title `like` a pattern. */
+function ageAndTitle(params: URLSearchParams): { age: number; like: string } | undefined {
   const text = params.get('filter[objects]');
   if (text === null) return undefined;
-  const f = JSON.parse(text)?.[0];
-  if (f?.name !== 'author' || f.op !== 'has' || f.val?.name !== 'name' || f.val.op !== 'like' || typeof f.val.val !== 'string') {
+  const [has, like] = JSON.parse(text) ?? [];
+  if (has?.name !== 'author' || has.op !== 'has' || has.val?.name !== 'age' || has.val.op !== 'gt' || !Number.isInteger(has.val.val)) {
     throw new HttpError(400, 'unsupported filter');
   }
-  return f.val.val;
+  if (like?.name !== 'title' || like.op !== 'like' || typeof like.val !== 'string') throw new HttpError(400, 'unsupported filter');
+  return { age: has.val.val, like: like.val };
 }
 
 async function readJson(ctx: Koa.Context): Promise<Record<string, any>> {
@@ -64,13 +65,16 @@ export function baselineApp(db: Driver): Koa {
 
   async function articleList(base: string, url: URL) {
     const { number, size } = page(url.searchParams);
-    const like = authorNameLike(url.searchParams);
+    const filter = ageAndTitle(url.searchParams);
     const sort = url.searchParams.get('sort');
     const include = url.searchParams.get('include');
     if (sort !== null && sort !== '-publishtime') throw new HttpError(400, 'unsupported sort');
     if (include !== null && include !== 'author,comments') throw new HttpError(400, 'unsupported include');
-    const from = like === undefined ? 'from article a' : 'from article a join person p on p.id = a.author_id where p.name like ?';
-    const params = like === undefined ? [] : [like];
+    const from =
+      filter === undefined
+        ? 'from article a'
+        : 'from article a where a.author_id in (select p.id from person p where p.age > ?) and a.title like ?';
+    const params = filter === undefined ? [] : [filter.age, filter.like];
     const order = sort ? `a.publishtime ${descNullsLast}, a.id` : 'a.id';
     const [rows, total] = await Promise.all([
       db.all(`select a.id, a.title, a.publishtime, a.author_id ${from} order by ${order} limit ? offset ?`, [...params, size, (number - 1) * size]),
@@ -122,6 +126,13 @@ export function baselineApp(db: Driver): Koa {
     return { jsonapi: JSONAPI, data: article(base, row, links.comments.get(String(id)), links.tags.get(String(id))), links: { self: url.toString() } };
   }
 
+  async function personById(base: string, url: URL, id: number) {
+    const [row] = await db.all(`select ${PERSON} from person where id = ?`, [id]);
+    if (!row) throw new HttpError(404, `person ${id} does not exist`);
+    const links = await personLinks(db, [id]);
+    return { jsonapi: JSONAPI, data: person(base, row, links.articles.get(String(id)), links.comments.get(String(id))), links: { self: url.toString() } };
+  }
+
   async function articlesOfPerson(base: string, url: URL, id: number) {
     const { number, size } = page(url.searchParams);
     const [owner] = await db.all('select id from person where id = ?', [id]);
@@ -153,14 +164,13 @@ export function baselineApp(db: Driver): Koa {
     return { data };
   }
 
-  async function createTask(ctx: Koa.Context, base: string) {
+  async function createTag(ctx: Koa.Context, base: string) {
     if (ctx.get('content-type') !== MEDIA) throw new HttpError(415, `Content-Type must be ${MEDIA}`);
     const data = (await readJson(ctx)).data;
-    if (data?.type !== 'task' || data.id !== undefined) throw new HttpError(400, 'data must be a new task');
+    if (data?.type !== 'tag' || data.id !== undefined) throw new HttpError(400, 'data must be a new tag');
     const a = data.attributes ?? {};
-    if (Object.keys(a).some((k) => !['title', 'duration', 'due'].includes(k))) throw new HttpError(400, 'unknown attribute');
-    const row = await insertTask(db, a.title ?? null, a.duration ?? null, a.due ?? null);
-    const resource = task(base, row);
+    if (Object.keys(a).some((k) => k !== 'name') || typeof a.name !== 'string') throw new HttpError(400, 'a tag is its name');
+    const resource = tag(base, await insertTag(db, a.name));
     ctx.status = 201;
     ctx.set('location', resource.links.self);
     return { jsonapi: JSONAPI, data: { ...resource, meta: {}, jsonapi: JSONAPI }, links: { self: resource.links.self } };
@@ -178,9 +188,10 @@ export function baselineApp(db: Driver): Koa {
       if (ctx.method === 'GET' && path === '/api/person') doc = await personList(base, url);
       else if (ctx.method === 'GET' && path === '/api/article') doc = await articleList(base, url);
       else if (ctx.method === 'GET' && (m = /^\/api\/article\/(\d+)$/.exec(path))) doc = await articleById(base, url, Number(m[1]));
+      else if (ctx.method === 'GET' && (m = /^\/api\/person\/(\d+)$/.exec(path))) doc = await personById(base, url, Number(m[1]));
       else if (ctx.method === 'GET' && (m = /^\/api\/person\/(\d+)\/articles$/.exec(path))) doc = await articlesOfPerson(base, url, Number(m[1]));
       else if (ctx.method === 'GET' && path === '/api/eval/person') doc = await evaluatePerson(url);
-      else if (ctx.method === 'POST' && path === '/api/task') doc = await createTask(ctx, base);
+      else if (ctx.method === 'POST' && path === '/api/tag') doc = await createTag(ctx, base);
       else throw new HttpError(404, `nothing at ${path}`);
       ctx.body = JSON.stringify(doc);
     } catch (error) {

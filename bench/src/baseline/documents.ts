@@ -78,10 +78,10 @@ export function comment(base: string, c: Row) {
   };
 }
 
-export function task(base: string, t: Row) {
-  const self = `${base}/task/${t.id}`;
-  const duration = t.duration === null || t.duration === undefined ? null : Math.round(Number(t.duration));
-  return { type: 'task', id: String(t.id), attributes: { title: t.title, duration, due: t.due }, links: { self } };
+/** A new tag: no article has it yet. */
+export function tag(base: string, t: Row) {
+  const self = `${base}/tag/${t.id}`;
+  return { type: 'tag', id: String(t.id), attributes: { name: t.name }, relationships: { articles: relationship(self, 'articles', []) }, links: { self } };
 }
 
 /** `page[number]` and `page[size]` set in the request's query; brackets stay readable as JSON:API writes them. */

@@ -4,6 +4,9 @@ import pg from 'pg';
 
 export type Row = Record<string, unknown>;
 
+/** Connections of the PostgreSQL and MariaDB pools (POOL_SIZE, as the bench gives every server the same). */
+const POOL_SIZE = Number(process.env.POOL_SIZE || 16);
+
 /** The least a hand-written server needs from its driver: run a statement, get rows; insert, get the key. */
 export interface Driver {
   readonly kind: 'postgres' | 'mysql' | 'sqlite';
@@ -29,7 +32,7 @@ function postgres(url: string): Driver {
   for (const oid of [1082, 1083, 1114, 1184, 1186]) pg.types.setTypeParser(oid, text);
   pg.types.setTypeParser(20, Number);
   pg.types.setTypeParser(1700, Number);
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
   return {
     kind: 'postgres',
     all: async (sql, params = []) => (await pool.query(dollarPlaceholders(sql), params as unknown[])).rows,
@@ -45,7 +48,7 @@ function mariadb(url: string): Driver {
     user: decodeURIComponent(u.username || 'root'),
     password: decodeURIComponent(u.password),
     database: u.pathname.slice(1),
-    connectionLimit: 10,
+    connectionLimit: POOL_SIZE,
     dateStrings: true,
     decimalNumbers: true,
     supportBigNumbers: true,

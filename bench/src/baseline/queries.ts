@@ -61,20 +61,12 @@ export async function personLinks(db: Driver, ids: readonly unknown[]) {
   return { articles, comments };
 }
 
-/** A new task and its stored values; PostgreSQL keeps the duration as an interval. */
-export async function insertTask(db: Driver, title: unknown, duration: unknown, due: unknown): Promise<Row> {
-  if (db.kind === 'postgres') {
-    const [row] = await db.all(
-      'insert into task (title, duration, due) values (?, make_interval(secs => ?), ?) returning id, title, extract(epoch from duration) as duration, due',
-      [title, duration, due],
-    );
+/** A new tag and its stored values. */
+export async function insertTag(db: Driver, name: string): Promise<Row> {
+  if (db.kind !== 'mysql') {
+    const [row] = await db.all('insert into tag (name) values (?) returning id, name', [name]);
     return row!;
   }
-  if (db.kind === 'sqlite') {
-    const [row] = await db.all('insert into task (title, duration, due) values (?, ?, ?) returning id, title, duration, due', [title, duration, due]);
-    return row!;
-  }
-  const [result] = await db.all('insert into task (title, duration, due) values (?, ?, ?)', [title, duration, due]);
-  const [row] = await db.all('select id, title, duration, due from task where id = ?', [(result as { insertId: number }).insertId]);
-  return row!;
+  const [result] = await db.all('insert into tag (name) values (?)', [name]);
+  return { id: (result as { insertId: number }).insertId, name };
 }
