@@ -1,13 +1,7 @@
-import { bookshop, describeBookshopDocument } from '@colapi/openapi-check';
-import { openApiDocument, type OpenApiDocument } from '@colapi/openapi';
+import { bookshop, componentSchema, describeBookshopDocument, methodsOf, operationAt } from '@colapi/openapi-check';
+import { openApiDocument } from '@colapi/openapi';
 import { expect } from 'chai';
 import { jsonApiFormat } from '../src/index.js';
-
-type Op = { operationId: string; parameters: { name: string; schema?: unknown; content?: unknown }[]; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
-
-const methodsOf = (doc: OpenApiDocument, path: string) => Object.keys(doc.paths[path] ?? {});
-const operation = (doc: OpenApiDocument, path: string, method: string) => doc.paths[path]![method] as Op;
-const schema = (doc: OpenApiDocument, name: string) => (doc.components as { schemas: Record<string, Record<string, any>> }).schemas[name]!;
 
 describeBookshopDocument(
   'jsonApiFormat().openApi in openApiDocument',
@@ -39,7 +33,7 @@ describe('openApiDocument (jsonapi) shapes', () => {
   });
 
   it('lists the query parameters of a collection, the filter as JSON content', () => {
-    const list = operation(doc, '/api/books', 'get');
+    const list = operationAt(doc, '/api/books', 'get');
     const names = list.parameters.map((p) => p.name);
     expect(names).to.include.members(['filter[objects]', 'filter[single]', 'sort', 'group', 'page[number]', 'page[size]', 'include', 'only', 'fields[books]', 'fields[authors]', 'fields[tags]', 'callback']);
     const filter = list.parameters.find((p) => p.name === 'filter[objects]')!;
@@ -49,35 +43,35 @@ describe('openApiDocument (jsonapi) shapes', () => {
   });
 
   it('describes include and fields[...] on a relationship, and included in its document', () => {
-    const linkage = operation(doc, '/api/books/{id}/relationships/tags', 'get');
+    const linkage = operationAt(doc, '/api/books/{id}/relationships/tags', 'get');
     expect(linkage.parameters.map((p) => p.name)).to.include.members(['include', 'fields[tags]', 'callback']);
     const ref = linkage.responses['200']!.content!['application/vnd.api+json']!.schema.$ref!;
-    expect(schema(doc, ref.split('/').pop()!).properties).to.have.property('included');
+    expect(componentSchema(doc, ref.split('/').pop()!).properties).to.have.property('included');
   });
 
   it('requires functions on the evaluation endpoint (without it the server answers 400)', () => {
-    const functions = operation(doc, '/api/eval/books', 'get').parameters.find((p) => p.name === 'functions')!;
+    const functions = operationAt(doc, '/api/eval/books', 'get').parameters.find((p) => p.name === 'functions')!;
     expect(functions).to.deep.include({ in: 'query', required: true });
   });
 
   it('shows belongs-to keys as relationships, virtual attributes as read-only attributes', () => {
-    const book = schema(doc, 'jsonapi.books.resource');
+    const book = componentSchema(doc, 'jsonapi.books.resource');
     expect(Object.keys(book.properties.attributes.properties)).to.deep.equal(['title', 'price', 'added_at']);
     expect(Object.keys(book.properties.relationships.properties)).to.deep.equal(['author', 'tags']);
-    const author = schema(doc, 'jsonapi.authors.resource');
+    const author = componentSchema(doc, 'jsonapi.authors.resource');
     expect(author.properties.attributes.properties.initial).to.deep.include({ readOnly: true });
     expect(author.properties.attributes.properties.born).to.deep.equal({ type: ['string', 'null'], format: 'date', examples: ['2024-05-31'] });
   });
 
   it('accepts a client id in a create only where allow_client_generated_ids is set', () => {
-    expect(schema(doc, 'jsonapi.tags.create').properties.data.properties).to.have.property('id');
-    expect(schema(doc, 'jsonapi.books.create').properties.data.properties).not.to.have.property('id');
-    expect(schema(doc, 'jsonapi.books.create').properties.data.properties.attributes.required).to.deep.equal(['title']);
+    expect(componentSchema(doc, 'jsonapi.tags.create').properties.data.properties).to.have.property('id');
+    expect(componentSchema(doc, 'jsonapi.books.create').properties.data.properties).not.to.have.property('id');
+    expect(componentSchema(doc, 'jsonapi.books.create').properties.data.properties.attributes.required).to.deep.equal(['title']);
   });
 
   it('honours the prefix and the limits', () => {
     const other = openApiDocument(bookshop(), { format: jsonApiFormat(), prefix: '/v2/', limits: { maxPageSize: 25 } });
-    const size = operation(other, '/v2/books', 'get').parameters.find((p) => p.name === 'page[size]')!;
+    const size = operationAt(other, '/v2/books', 'get').parameters.find((p) => p.name === 'page[size]')!;
     expect(size.schema).to.deep.include({ maximum: 25 });
   });
 });

@@ -1,14 +1,8 @@
-import { bookshop, describeBookshopDocument, schemaChecker } from '@colapi/openapi-check';
-import { openApiDocument, type OpenApiDocument } from '@colapi/openapi';
+import { bookshop, componentSchema, describeBookshopDocument, methodsOf, operationAt, schemaChecker } from '@colapi/openapi-check';
+import { openApiDocument } from '@colapi/openapi';
 import { expect } from 'chai';
 import { legacyFormat } from '../src/index.js';
 import { ctx, registry, request } from './fixtures.js';
-
-type Op = { operationId: string; parameters: { name: string; schema?: unknown; content?: unknown }[]; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
-
-const methodsOf = (doc: OpenApiDocument, path: string) => Object.keys(doc.paths[path] ?? {});
-const operation = (doc: OpenApiDocument, path: string, method: string) => doc.paths[path]![method] as Op;
-const schema = (doc: OpenApiDocument, name: string) => (doc.components as { schemas: Record<string, Record<string, any>> }).schemas[name]!;
 
 describeBookshopDocument(
   'legacyFormat().openApi in openApiDocument',
@@ -25,22 +19,22 @@ describe('openApiDocument (legacy) shapes', () => {
   it('offers bulk updates on the collection and PUT as an alias of PATCH', () => {
     expect(methodsOf(doc, '/api/books')).to.deep.equal(['get', 'post', 'patch', 'put']);
     expect(methodsOf(doc, '/api/books/{id}')).to.deep.equal(['get', 'patch', 'put', 'delete']);
-    expect(operation(doc, '/api/books', 'patch').responses['201']!.content!['application/json']!.schema.$ref).to.equal('#/components/schemas/legacy.num-modified');
+    expect(operationAt(doc, '/api/books', 'patch').responses['201']!.content!['application/json']!.schema.$ref).to.equal('#/components/schemas/legacy.num-modified');
   });
 
   it('searches with q and pages with page and results_per_page', () => {
-    const names = operation(doc, '/api/books', 'get').parameters.map((p) => p.name);
+    const names = operationAt(doc, '/api/books', 'get').parameters.map((p) => p.name);
     expect(names).to.deep.equal(['Colapi-Read-From', 'q', 'page', 'results_per_page', 'callback']);
   });
 
   it('describes the Colapi-Read-From header on reads only', () => {
-    const header = operation(doc, '/api/books/{id}', 'get').parameters.find((p) => p.name === 'Colapi-Read-From');
+    const header = operationAt(doc, '/api/books/{id}', 'get').parameters.find((p) => p.name === 'Colapi-Read-From');
     expect(header).to.include({ in: 'header' });
-    expect(operation(doc, '/api/books', 'post').parameters.map((p) => p.name)).not.to.include('Colapi-Read-From');
+    expect(operationAt(doc, '/api/books', 'post').parameters.map((p) => p.name)).not.to.include('Colapi-Read-From');
   });
 
   it('shows related instances nested, and has no JSON:API relationship endpoints', () => {
-    const object = schema(doc, 'legacy.books.object');
+    const object = componentSchema(doc, 'legacy.books.object');
     expect(object.allOf[1].properties.tags).to.deep.equal({ type: 'array', items: { $ref: '#/components/schemas/legacy.tags.fields' } });
     expect(Object.keys(doc.paths).some((p) => p.includes('/relationships/'))).to.equal(false);
     expect(methodsOf(doc, '/api/books/{id}/tags/{related_id}')).to.deep.equal(['get', 'delete']);
