@@ -33,7 +33,7 @@ export function createApi(options: ApiOptions): ApiMiddleware {
   const executor = new Executor(
     new SqlCompiler(database.knex, database.dialect, registry),
     registry,
-    database.replicas,
+    database,
     retryBudget(options.transactionRetryBudget),
   );
   const decodeContext: DecodeContext = {

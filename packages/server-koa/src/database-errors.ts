@@ -1,7 +1,7 @@
 import { ApiError, type ErrorCode, type ErrorSource } from '@colapi/query-ast';
 import type { Route } from '@colapi/wire-format';
 import { foreignKeyColumns, type CollectionSchema, type Registry } from '@colapi/schema';
-import type { Database, DatabaseErrorKind, ErrorPlace } from '@colapi/sql-compiler';
+import { driverError, errorKind, type Database, type DatabaseErrorKind, type ErrorPlace } from '@colapi/sql-compiler';
 
 const MESSAGES: Record<DatabaseErrorKind, [number, string, string]> = {
   'unique-violation': [409, 'Conflict', 'a resource with the same unique value exists already'],
@@ -59,9 +59,9 @@ export function databaseError(kind: DatabaseErrorKind, fields?: FieldsAtFault): 
  * the one model of the table the database names.
  */
 export async function classifiedError(database: Database, registry: Registry, route: Route, error: unknown): Promise<ApiError | undefined> {
-  const kind = database.dialect.classifyError(error);
+  const kind = errorKind(database.dialect, error);
   if (!kind) return undefined;
-  const place = await database.dialect.errorPlace?.(database.knex, error).catch(() => undefined);
+  const place = await database.dialect.errorPlace?.(database.knex, driverError(error)).catch(() => undefined);
   return databaseError(kind, place && fieldsAtFault(registry, route, place));
 }
 

@@ -3,9 +3,9 @@ import type { Filter, FunctionCall } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
 import { compiledFragment, compiledText } from './compiled-fragment.js';
-import type { Dialect } from './dialect.js';
+import type { Dialect, Executed } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
-import type { CompiledStatement } from './run-statement.js';
+import { statementOf, type Statement } from './statement.js';
 
 /** SQL of each whitelisted function; nothing else can reach the statement. */
 const SQL: Readonly<Record<string, string>> = { avg: 'avg', sum: 'sum', count: 'count', min: 'min', max: 'max' };
@@ -34,7 +34,7 @@ function selectList(ctx: CompileContext, model: ModelSchema, alias: string, func
 }
 
 /** One row holding `f0`, `f1`, … : the functions over every row the filter matches. */
-export function compileAggregate(ctx: CompileContext, model: ModelSchema, functions: readonly FunctionCall[], filter?: Filter): Knex.QueryBuilder {
+function aggregateQuery(ctx: CompileContext, model: ModelSchema, functions: readonly FunctionCall[], filter?: Filter): Knex.QueryBuilder {
   const t = ctx.aliases.next();
   const qb = ctx.knex.from({ [t]: model.table }).select(selectList(ctx, model, t, functions));
   if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
@@ -42,13 +42,17 @@ export function compileAggregate(ctx: CompileContext, model: ModelSchema, functi
 }
 
 /**
- * The statement of an evaluation without a filter, whose text depends only on the model and the function
- * list: compiled once per shape (within the same bound as the select lists) and run with no bindings.
+ * An evaluation: the whitelisted functions over the rows the filter matches, answered as JSON values. An
+ * aggregate is one row by nature: no `limit ?`, so an unfiltered one binds nothing at all, and its text,
+ * which depends only on the model and the function list, is compiled once per shape (within the same bound
+ * as the select lists).
  */
-export function compileAggregateStatement(ctx: CompileContext, model: ModelSchema, functions: readonly FunctionCall[]): CompiledStatement {
+export function compileAggregate(ctx: CompileContext, model: ModelSchema, functions: readonly FunctionCall[], filter?: Filter): Statement<unknown[]> {
+  const decode = ({ rows }: Executed) => decodeAggregates(ctx.dialect, model, functions, rows[0] ?? {});
+  if (filter) return statementOf(aggregateQuery(ctx, model, functions, filter), decode);
   const key = `aggregate statement ${functions.map((f) => `${f.name}(${f.column})`).join(' ')}`;
-  const sql = compiledText(ctx.dialect, model, key, () => compileAggregate(ctx, model, functions).toSQL().toNative().sql, SELECT_LISTS_PER_MODEL);
-  return { sql, bindings: [], method: 'select' };
+  const sql = compiledText(ctx.dialect, model, key, () => aggregateQuery(ctx, model, functions).toSQL().toNative().sql, SELECT_LISTS_PER_MODEL);
+  return { sql, bindings: [], method: 'select', decode };
 }
 
 /** Results as JSON values: numbers for count/sum/avg on every dialect, column values for min/max. */

@@ -30,6 +30,8 @@ export interface Executed {
   readonly rows: Record<string, unknown>[];
   /** The key generated for the row an insert wrote, where the driver tells it (MySQL's insertId). */
   readonly insertId?: unknown;
+  /** How many rows an insert, update or delete changed, as the driver counts them. */
+  readonly affected?: number;
 }
 
 /** Settings of every connection a dialect opens (`connect(url, options)` passes them on). */
@@ -87,8 +89,13 @@ export interface Dialect {
    * the request (a transaction-mode pooler refusing named statements); undefined for any other error.
    */
   misconfiguration?(error: unknown): string | undefined;
-  /** Classifies a driver error, or undefined when it is not one a client should hear about. */
-  classifyError(error: unknown): DatabaseErrorKind | undefined;
+  /**
+   * Classifies a driver error, or undefined when it is not one a client should hear about. `statement` is
+   * the statement that failed, which the runner always gives: a dialect whose driver does not tell every
+   * kind apart reads it (SQLite: which statement broke a foreign key). Errors without one (a COMMIT, a
+   * connection refused) are classified from the error alone.
+   */
+  classifyError(error: unknown, statement?: { readonly sql: string }): DatabaseErrorKind | undefined;
   /**
    * The table and columns a classified error names (the key a unique violation repeats, the column of a
    * value out of range), where the database tells them; undefined otherwise. May ask the database: MySQL
@@ -96,10 +103,11 @@ export interface Dialect {
    */
   errorPlace?(knex: Knex, error: unknown): Promise<ErrorPlace | undefined>;
   /**
-   * Moves the key generator of a table past the keys it holds, after an insert with a key the client chose,
-   * where the database does not do so itself (PostgreSQL's sequences). Runs in the writing transaction.
+   * The statement that moves the key generator of a table past the keys it holds, after an insert with a
+   * key the client chose, where the database does not do so itself (PostgreSQL's sequences). Built, not
+   * run: the writer runs it in its transaction (awaiting the Raw runs it through knex, as fixtures do).
    */
-  advanceKey?(knex: Knex, table: string, key: string): Promise<void>;
+  advanceKey?(knex: Knex, table: string, key: string): Knex.Raw;
   /**
    * One value holding the keys `from` selects (a query correlated to an owner row), as text in key order:
    * the linkage of a relationship read in the owner's own query instead of a query of its own. Undefined
@@ -119,18 +127,21 @@ export interface Dialect {
    */
   createDatabase?(admin: Knex, name: string): Promise<void>;
   dropDatabase?(admin: Knex, name: string): Promise<void>;
-  /** A planner estimate of the rows of a table, for `total: 'estimated'`. */
-  estimateRows?(knex: Knex, table: string): Promise<number | undefined>;
+  /**
+   * A query answering one row whose `n` is the planner's estimate of the rows of a table, for `total:
+   * 'estimated'`; no row, or a negative or null `n`, when the planner has none.
+   */
+  estimateRows?(knex: Knex, table: string): Knex.Raw;
   /**
    * How far a read replica is behind its primary, in milliseconds (0 for a server that replicates from no
    * one). Undefined where the database cannot serve reads from replicas; `connect()` then refuses `replicas`.
    */
   replicaLag?(knex: Knex): Promise<number>;
   /**
-   * Runs one compiled statement (`sql` with the driver's own placeholders) on a connection as knex's pool
-   * hands it out: the rows it returned (none for a statement that returns none), and for an insert the key
-   * the database generated, where the driver tells it. See `runStatement`: statements outside a transaction
-   * take this shorter way.
+   * Runs one compiled statement (`sql` with the driver's own placeholders) on a connection as knex hands
+   * it out (pooled, or a transaction's): the rows it returned (none for a statement that returns none),
+   * the rows it changed, and for an insert the key the database generated, where the driver tells it.
+   * Only `runStatement`, the one runner, calls it.
    */
   execute(connection: unknown, sql: string, bindings: readonly unknown[]): Promise<Executed>;
   /**

@@ -1,38 +1,41 @@
 import type { Knex } from 'knex';
 import type { Dialect, Executed } from './dialect.js';
+import { StatementError } from './statement-error.js';
+import type { Statement } from './statement.js';
 
-/** A statement compiled once: its text in the driver's own placeholders, and this run's values. */
-export interface CompiledStatement {
-  readonly sql: string;
-  readonly bindings: readonly unknown[];
-  /** knex's name of the kind of statement, for observers of the `query` event (`insert`, `select`, …). */
-  readonly method: string;
+interface PooledConnection {
+  readonly __knexUid?: string;
+  /** Set by knex on the connection of an open transaction. */
+  readonly __knexTxId?: string;
 }
 
 /**
- * Runs a compiled statement on a connection of knex's pool (never inside a transaction) and answers its rows
- * (and an insert's generated key, where the driver tells it).
+ * The one way a compiled statement reaches the database, on a pool (the primary's or a replica's) or in a
+ * transaction (`db` a knex transaction): answers the statement's decoded result, or throws a
+ * StatementError whose `kind` the dialect gave knowing the statement.
  *
- * knex's runner costs about as much CPU per statement as the driver itself (acquiring through its
- * promise chain, building the query object, processing the response by the builder's method), and for a
- * statement whose text is already compiled none of it is needed. The connection still comes from and goes
- * back to knex's pool (`client.acquireConnection`, part of knex's typed Client), so pooling, validation and
- * every connection's set-up stay knex's; and knex's `query`, `query-response` and `query-error` events are
- * emitted as for any other statement, so that logging and statement counts see it.
+ * The connection comes from `db`'s client (knex's typed `acquireConnection`): from the pool, with its
+ * validation and each connection's set-up; or, for a transaction, its own connection. knex's `query`,
+ * `query-response` and `query-error` events are emitted as knex emits them (a transaction's also reach
+ * its parent), so logging and statement counts see every statement. knex's runner itself is skipped: for
+ * a statement whose text is compiled, its promise chain, query object and response processing cost
+ * about as much CPU as the driver.
  */
-export async function runStatement(knex: Knex, dialect: Dialect, statement: CompiledStatement): Promise<Executed> {
-  const client = knex.client;
-  const connection = (await client.acquireConnection()) as { __knexUid?: string };
-  const event = { __knexUid: connection.__knexUid, method: statement.method, sql: statement.sql, bindings: statement.bindings, options: {} };
+export async function runStatement<T>(db: Knex, dialect: Dialect, statement: Statement<T>): Promise<T> {
+  const client = db.client;
+  const connection = (await client.acquireConnection()) as PooledConnection;
+  const { sql, bindings, method } = statement;
+  const event = { __knexUid: connection.__knexUid, __knexTxId: connection.__knexTxId, method, sql, bindings, options: {} };
   client.emit('query', event);
+  let answer: Executed;
   try {
-    const executed = await dialect.execute(connection, statement.sql, statement.bindings);
-    client.emit('query-response', executed.rows, event);
-    return executed;
+    answer = await dialect.execute(connection, sql, bindings);
+    client.emit('query-response', answer.rows, event);
   } catch (error) {
     client.emit('query-error', error, event);
-    throw error;
+    throw new StatementError(statement, dialect.classifyError(error, statement), error);
   } finally {
     await client.releaseConnection(connection);
   }
+  return statement.decode(answer);
 }

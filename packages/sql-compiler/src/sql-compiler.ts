@@ -1,137 +1,142 @@
-import type { CollectionSchema, ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
-import type { Filter, FunctionCall, ReadQuery } from '@colapi/query-ast';
-import { compileAggregate, compileAggregateStatement, decodeAggregates } from './compile-aggregate.js';
-import { compileFilter } from './compile-filter.js';
-import { compileDelete, compileInsert, compileInsertReturningRow, compileUpdate } from './compile-write.js';
+import type { ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
+import type { Filter, FunctionCall, KeyValue } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { Aliases } from './aliases.js';
-import { compileByKeys, compileList, compileRelated, linkColumn, type ListSql, type ScopeSql } from './compile-select.js';
-import type { Dialect, Executed } from './dialect.js';
+import { compileAdvanceKey } from './compile-advance-key.js';
+import { compileAggregate } from './compile-aggregate.js';
+import { compileDelete } from './compile-delete.js';
+import { compileClearForeignKeys, compileReferencing, compileSetForeignKeys } from './compile-foreign-keys.js';
+import { compileInsert, compileInsertReturning } from './compile-insert.js';
+import { compileDeleteJoinRows, compileInsertJoinRows, compileJoinedValues } from './compile-join-rows.js';
+import { compileExistingKeys, compileJoinValues, compileKeys } from './compile-keys.js';
+import { compileList, type ListPlan, type ListRequest } from './compile-list.js';
+import { compileOwner } from './compile-owner.js';
+import { compileRelated, type RelatedRow } from './compile-related.js';
+import { compileRow } from './compile-row.js';
+import type { Scope } from './compile-scope.js';
+import { compileUnlink, type LinkOwner, type LinkTarget } from './compile-unlink.js';
+import { compileUpdate } from './compile-update.js';
+import type { Dialect } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
-import { rowDecoder, type Row } from './row-decoder.js';
-import { runStatement } from './run-statement.js';
+import type { ResourceRow } from './resource-row.js';
+import type { Relations } from './row-linkage.js';
+import type { Selection } from './selection.js';
+import type { RowsStatement, Statement } from './statement.js';
 
 /**
- * Turns validated requests into knex query builders for one database. It runs nothing itself: the caller
- * executes the builders (inside its transaction) and decodes the rows with `decode`.
+ * Compiles requests into statements for one database: every statement the server sends is built here, as
+ * text in the driver's placeholders, its values, and how to decode its answer. Compiling does no I/O:
+ * `knex` serves only as knex's query builder for the dialect's SQL; `runStatement` runs what this makes,
+ * on a pool, a replica's pool or a transaction.
  */
 export class SqlCompiler {
   constructor(
+    /** A knex instance of the database's client, used to build statements, never to run them. */
     readonly knex: Knex,
     readonly dialect: Dialect,
     readonly registry: Registry,
   ) {}
 
-  /** A fresh compile context bound to a connection or transaction. */
-  context(db: Knex = this.knex): CompileContext {
-    return { knex: db, dialect: this.dialect, registry: this.registry, aliases: new Aliases() };
+  /** A fresh compile context: table aliases start again at t0. */
+  private context(): CompileContext {
+    return { knex: this.knex, dialect: this.dialect, registry: this.registry, aliases: new Aliases() };
   }
 
-  /**
-   * Runs a query that answers rows (a select, never `first()` or `pluck()`) and answers them. On the pool it
-   * takes `runStatement`'s shorter way, which costs a read about a third less CPU than knex's runner; inside a
-   * transaction it runs as knex runs it, on the transaction's connection.
-   */
-  async run(query: Knex.QueryBuilder, db: Knex = this.knex): Promise<Row[]> {
-    if (db.isTransaction) return (await query) as Row[];
-    return (await this.runBuilt(query, 'select', db)).rows;
+  /** A list read: its page, its total, its scope's owner; see ListPlan. */
+  list(request: ListRequest): ListPlan {
+    return compileList(this.context(), request);
   }
 
-  /** A builder's statement, compiled now, through `runStatement` on a pool (a replica's, for a read). */
-  private runBuilt(query: Knex.QueryBuilder, method: string, pool: Knex = this.knex): Promise<Executed> {
-    const { sql, bindings } = query.toSQL().toNative();
-    return runStatement(pool, this.dialect, { sql, bindings, method });
+  /** One row by key (within a scope), with the linkage the compiler carries of `relations`. */
+  row(model: ModelSchema, key: KeyValue, relations?: Relations, scope?: Scope): RowsStatement<ResourceRow | undefined> {
+    return compileRow(this.context(), model, key, relations, scope);
   }
 
-  /** `links`: relationships whose linkage the rows carry (`canLink`, `linkage`). */
-  list(collection: CollectionSchema, query: ReadQuery, scope?: ScopeSql, db?: Knex, links?: readonly RelationshipSchema[]): ListSql {
-    return compileList(this.context(db), collection, query, scope, links);
+  /** Whether a scope's owner exists. */
+  owner(scope: Scope): Statement<boolean> {
+    return compileOwner(this.context(), scope);
   }
 
-  byKeys(model: ModelSchema, keys: readonly unknown[], scope?: ScopeSql, db?: Knex, links?: readonly RelationshipSchema[]): Knex.QueryBuilder {
-    return compileByKeys(this.context(db), model, keys, scope, links);
+  /** The targets of a relationship for many owners: their keys, or with `relations` the targets in full. */
+  related(rel: RelationshipSchema, ownerValues: readonly unknown[], relations?: Relations): RowsStatement<RelatedRow[]> {
+    return compileRelated(this.context(), rel, ownerValues, relations);
   }
 
-  related(rel: RelationshipSchema, ownerValues: readonly unknown[], full: boolean, db?: Knex, links?: readonly RelationshipSchema[]): Knex.QueryBuilder {
-    return compileRelated(this.context(db), rel, ownerValues, full, links);
-  }
-
-  /**
-   * Whether the rows' own query can carry the linkage of `rel` (the dialect aggregates keys, and the target's
-   * key is an integer or text, whose text form is its id).
-   */
-  canLink(rel: RelationshipSchema): boolean {
-    if (!this.dialect.keyList) return false;
-    const target = this.registry.models.get(rel.target);
-    const type = target?.columns.get(target.key)?.type;
-    return type === 'integer' || type === 'string';
-  }
-
-  /** The linkage `links` put in a row, or undefined when the row does not carry it. */
-  linkage(rel: RelationshipSchema, raw: Row): string[] | undefined {
-    const value = raw[linkColumn(rel.name)];
-    return value === undefined ? undefined : this.dialect.decodeKeyList!(value);
-  }
-
-  insert(model: ModelSchema, values: Readonly<Record<string, unknown>>, db?: Knex): Knex.QueryBuilder {
-    return compileInsert(this.context(db), model, values);
-  }
-
-  /**
-   * INSERT … RETURNING: inserts one row and answers it in its read form; only where `dialect.returning`. It
-   * runs by itself on the pool (`runStatement`), never in a transaction: it is the whole of a create.
-   */
-  async insertReturningRow(model: ModelSchema, values: Readonly<Record<string, unknown>>): Promise<Row> {
-    const { rows } = await runStatement(this.knex, this.dialect, compileInsertReturningRow(this.context(), model, values));
-    return rows[0]!;
-  }
-
-  /**
-   * INSERT of one row where the database returns no rows (MySQL): answers the key it generated. Like
-   * `insertReturningRow` it runs by itself on the pool; the row is read back by that key.
-   */
-  async insertGeneratingKey(model: ModelSchema, values: Readonly<Record<string, unknown>>): Promise<unknown> {
-    const { insertId } = await this.runBuilt(compileInsert(this.context(), model, values), 'insert');
-    if (insertId === undefined) throw new Error(`${this.dialect.name} did not tell the key of the inserted ${model.name}`);
-    return insertId;
-  }
-
-  update(model: ModelSchema, keys: readonly unknown[], values: Readonly<Record<string, unknown>>, db?: Knex): Knex.QueryBuilder {
-    return compileUpdate(this.context(db), model, keys, values);
-  }
-
-  delete(model: ModelSchema, keys: readonly unknown[], db?: Knex): Knex.QueryBuilder {
-    return compileDelete(this.context(db), model, keys);
+  /** An evaluation's values (whitelisted functions only). */
+  aggregate(model: ModelSchema, functions: readonly FunctionCall[], filter?: Filter): Statement<unknown[]> {
+    return compileAggregate(this.context(), model, functions, filter);
   }
 
   /** Keys of the rows a filter matches (all rows without one). */
-  keys(model: ModelSchema, filter: Filter | undefined, db?: Knex): Knex.QueryBuilder {
-    const ctx = this.context(db);
-    const t = ctx.aliases.next();
-    const qb = ctx.knex.from({ [t]: model.table }).select(`${t}.${model.key}`).orderBy(`${t}.${model.key}`);
-    if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
-    return qb;
+  keys(model: ModelSchema, filter?: Filter): Statement<unknown[]> {
+    return compileKeys(this.context(), model, filter);
   }
 
-  /**
-   * Runs an evaluation and answers its one row. Without a filter and outside a transaction its text is
-   * compiled once per function list (building and compiling the select had been most of knex's share).
-   */
-  async evaluate(model: ModelSchema, functions: readonly FunctionCall[], filter: Filter | undefined, db: Knex = this.knex): Promise<Row> {
-    if (filter || db.isTransaction) return (await this.run(this.aggregate(model, functions, filter, db), db))[0]!;
-    const { rows } = await runStatement(db, this.dialect, compileAggregateStatement(this.context(), model, functions));
-    return rows[0]!;
+  /** Which of these keys name a row. */
+  existingKeys(model: ModelSchema, keys: readonly unknown[]): Statement<Set<string>> {
+    return compileExistingKeys(this.context(), model, keys);
   }
 
-  aggregate(model: ModelSchema, functions: readonly FunctionCall[], filter?: Filter, db?: Knex): Knex.QueryBuilder {
-    return compileAggregate(this.context(db), model, functions, filter);
+  /** The join values of a relationship's targets by key. */
+  joinValues(rel: RelationshipSchema, keys: readonly unknown[]): Statement<Map<string, unknown>> {
+    return compileJoinValues(this.context(), rel, keys);
   }
 
-  decodeAggregates(model: ModelSchema, functions: readonly FunctionCall[], row: Row): unknown[] {
-    return decodeAggregates(this.dialect, model, functions, row);
+  /** INSERT of one row, answering its key. */
+  insert(model: ModelSchema, values: Readonly<Record<string, unknown>>): Statement<unknown> {
+    return compileInsert(this.context(), model, values);
   }
 
-  decode(model: ModelSchema, raw: Row): Row {
-    return rowDecoder(this.dialect, model)(raw);
+  /** INSERT … RETURNING the row in its read form: a bare create in one statement, where `dialect.returning`. */
+  insertReturning(model: ModelSchema, values: Readonly<Record<string, unknown>>, relations: Relations): RowsStatement<ResourceRow> {
+    return compileInsertReturning(this.context(), model, values, relations);
+  }
+
+  /** The key generator moved past a key the client chose, where the database needs it. */
+  advanceKey(model: ModelSchema): Statement<void> | undefined {
+    return compileAdvanceKey(this.context(), model);
+  }
+
+  update(model: ModelSchema, keys: readonly unknown[], values: Readonly<Record<string, unknown>>): Statement<number> {
+    return compileUpdate(this.context(), model, keys, values);
+  }
+
+  delete(model: ModelSchema, keys: readonly unknown[]): Statement<number> {
+    return compileDelete(this.context(), model, keys);
+  }
+
+  /** Whether targets of a `has` relationship still refer to an owner. */
+  referencing(rel: RelationshipSchema, own: unknown): Statement<boolean> {
+    return compileReferencing(this.context(), rel, own);
+  }
+
+  /** A `has` relationship: these targets now point at the owner. */
+  setForeignKeys(rel: RelationshipSchema, own: unknown, keys: readonly unknown[]): Statement<number> {
+    return compileSetForeignKeys(this.context(), rel, own, keys);
+  }
+
+  /** A `has` relationship: the selected targets of the owner point at nothing any more. */
+  clearForeignKeys(rel: RelationshipSchema, own: unknown, keys: Selection): Statement<number> {
+    return compileClearForeignKeys(this.context(), rel, own, keys);
+  }
+
+  /** A join table: rows from the owner to these target join values. */
+  insertJoinRows(rel: RelationshipSchema, own: unknown, values: readonly unknown[]): Statement<number> {
+    return compileInsertJoinRows(this.context(), rel, own, values);
+  }
+
+  /** A join table: the selected rows of the owner go. */
+  deleteJoinRows(rel: RelationshipSchema, own: unknown, values: Selection): Statement<number> {
+    return compileDeleteJoinRows(this.context(), rel, own, values);
+  }
+
+  /** A join table: which of these target join values the owner has rows to. */
+  joinedValues(rel: RelationshipSchema, own: unknown, values: readonly unknown[]): Statement<Set<string>> {
+    return compileJoinedValues(this.context(), rel, own, values);
+  }
+
+  /** One target out of one owner's relationship, if it is in it: answers 1, or 0 when it was not. */
+  unlink(owner: LinkOwner, rel: RelationshipSchema, target: LinkTarget): Statement<number> {
+    return compileUnlink(this.context(), owner, rel, target);
   }
 }

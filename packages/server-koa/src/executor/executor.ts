@@ -1,10 +1,10 @@
-import type { CollectionSchema, Registry, RelationshipSchema } from '@colapi/schema';
+import type { CollectionSchema, Registry } from '@colapi/schema';
 import { ApiError, emptyReadQuery, type Operation, type OperationResult, type RelatedScope } from '@colapi/query-ast';
-import type { ReplicaSet, Row, ScopeSql, SqlCompiler } from '@colapi/sql-compiler';
+import { errorKind, NO_RELATIONS, runList, runStatement, type Database, type Relations, type Scope, type SqlCompiler, type Statement } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { isPoolTimeout } from '../database-errors.js';
 import { keyValue } from './keys.js';
-import { ResourceGraph } from './resource-graph.js';
+import { ResourceGraph, type Read } from './resource-graph.js';
 import { DEFAULT_RETRY_BUDGET } from './retry-budget.js';
 import { inTransaction } from './transaction.js';
 import { Writer } from './writer.js';
@@ -13,7 +13,11 @@ type Op<K extends Operation['kind']> = Extract<Operation, { kind: K }>;
 
 const WRITES: ReadonlySet<Operation['kind']> = new Set(['create', 'update', 'update-many', 'delete', 'update-linkage']);
 
-/** Runs operations against the database. The only stage that does I/O. */
+/**
+ * Runs operations against the database: the only stage that does I/O. It asks the compiler for every
+ * statement, runs each through the one runner (runStatement) on the pool, a replica's pool or the
+ * request's transaction, and turns their answers into results.
+ */
 export class Executor {
   readonly graph: ResourceGraph;
   readonly writer: Writer;
@@ -21,8 +25,8 @@ export class Executor {
   constructor(
     readonly compiler: SqlCompiler,
     readonly registry: Registry,
-    /** Read replicas for reads outside a write; without them every statement runs on the primary. */
-    readonly replicas?: ReplicaSet,
+    /** Where statements run: the primary's pool, and read replicas for reads outside a write when it has them. */
+    readonly database: Database,
     /** Milliseconds a write may go on retrying deadlocks and serialization failures (`inTransaction`). */
     readonly retryBudget = DEFAULT_RETRY_BUDGET,
   ) {
@@ -30,8 +34,9 @@ export class Executor {
     this.writer = new Writer(compiler, registry);
   }
 
+  /** The primary's pool. */
   get knex(): Knex {
-    return this.compiler.knex;
+    return this.database.knex;
   }
 
   /**
@@ -81,19 +86,19 @@ export class Executor {
    * running it twice is safe, and the client gets its answer instead of a 5xx.
    */
   private async read<T>(work: (db: Knex) => Promise<T>, fromPrimary: boolean): Promise<T> {
-    const replica = fromPrimary ? undefined : this.replicas?.pick();
+    const replica = fromPrimary ? undefined : this.database.replicas?.pick();
     if (!replica) return work(this.knex);
     try {
       return await work(replica);
     } catch (error) {
       if (!this.replicaFault(error)) throw error;
-      this.replicas!.failed(replica, error);
+      this.database.replicas!.failed(replica, error);
       return work(this.knex);
     }
   }
 
   private replicaFault(error: unknown): boolean {
-    const kind = this.compiler.dialect.classifyError(error);
+    const kind = errorKind(this.compiler.dialect, error);
     return kind === 'unavailable' || kind === 'serialization' || isPoolTimeout(error);
   }
 
@@ -106,12 +111,22 @@ export class Executor {
     return operation.kind === 'create' && operation.id === undefined && Object.keys(operation.write.relationships).length === 0;
   }
 
+  private exec<T>(db: Knex, statement: Statement<T>): Promise<T> {
+    return runStatement(db, this.compiler.dialect, statement);
+  }
+
   private async createInOneStatement(db: Knex, op: Op<'create'>): Promise<OperationResult> {
-    const model = op.collection.model;
-    const row = this.compiler.dialect.returning
-      ? await this.compiler.insertReturningRow(model, op.write.values)
-      : await this.row(db, op.collection, String(await this.compiler.insertGeneratingKey(model, op.write.values)), undefined, this.graph.links(op.collection, op.query));
-    const [resource] = await this.graph.load(db, op.collection, [row], op.query);
+    const { collection, query } = op;
+    const relations = this.graph.relations(collection, query);
+    let read: Read;
+    if (this.compiler.dialect.returning) {
+      const insert = this.compiler.insertReturning(collection.model, op.write.values, relations);
+      read = { rows: [await this.exec(db, insert)], carried: insert.carried };
+    } else {
+      const key = await this.exec(db, this.compiler.insert(collection.model, op.write.values));
+      read = await this.row(db, collection, String(key), relations);
+    }
+    const [resource] = await this.graph.load(db, collection, read, relations, query);
     return { kind: 'resource', resource: resource!, created: true };
   }
 
@@ -122,33 +137,32 @@ export class Executor {
 
   async evaluate(db: Knex, op: Op<'evaluate'>): Promise<OperationResult> {
     if (op.functions.length === 0) return { kind: 'values', values: [] };
-    const model = op.collection.model;
-    // An aggregate is always one row: no `limit ?`, so an unfiltered one needs no bound parameter at all.
-    const row = await this.compiler.evaluate(model, op.functions, op.filter, db);
-    return { kind: 'values', values: this.compiler.decodeAggregates(model, op.functions, row) };
+    return { kind: 'values', values: await this.exec(db, this.compiler.aggregate(op.collection.model, op.functions, op.filter)) };
+  }
+
+  /** The resource as the request shows it, read back after a write. */
+  private async shown(trx: Knex, collection: CollectionSchema, id: string, query: Op<'create' | 'update'>['query']) {
+    const relations = this.graph.relations(collection, query);
+    const [resource] = await this.graph.load(trx, collection, await this.row(trx, collection, id, relations), relations, query);
+    return resource!;
   }
 
   async create(trx: Knex, op: Op<'create'>): Promise<OperationResult> {
     const key = await this.writer.create(trx, op.collection, op.write, op.id);
-    const row = await this.row(trx, op.collection, String(key), undefined, this.graph.links(op.collection, op.query));
-    const [resource] = await this.graph.load(trx, op.collection, [row], op.query);
-    return { kind: 'resource', resource: resource!, created: true };
+    return { kind: 'resource', resource: await this.shown(trx, op.collection, String(key), op.query), created: true };
   }
 
   async update(trx: Knex, op: Op<'update'>): Promise<OperationResult> {
     const before = await this.row(trx, op.collection, op.id);
-    const key = before[op.collection.model.key];
-    await this.writer.update(trx, op.collection, key, op.write);
-    const row = await this.row(trx, op.collection, op.id, undefined, this.graph.links(op.collection, op.query));
-    const [resource] = await this.graph.load(trx, op.collection, [row], op.query);
-    return { kind: 'resource', resource: resource! };
+    await this.writer.update(trx, op.collection, before.rows[0]!.values[op.collection.model.key], op.write);
+    return { kind: 'resource', resource: await this.shown(trx, op.collection, op.id, op.query) };
   }
 
   async updateMany(trx: Knex, op: Op<'update-many'>): Promise<OperationResult> {
     const model = op.collection.model;
-    const keys = (await this.compiler.keys(model, op.filter, trx)).map((r: Row) => r[model.key]);
+    const keys = await this.exec(trx, this.compiler.keys(model, op.filter));
     for (let i = 0; i < keys.length; i += 500) {
-      if (Object.keys(op.values).length) await this.compiler.update(model, keys.slice(i, i + 500), op.values, trx);
+      if (Object.keys(op.values).length) await this.exec(trx, this.compiler.update(model, keys.slice(i, i + 500), op.values));
     }
     return { kind: 'count', count: keys.length };
   }
@@ -159,102 +173,76 @@ export class Executor {
   }
 
   async updateLinkage(trx: Knex, op: Op<'update-linkage'>): Promise<OperationResult> {
-    const row = await this.row(trx, op.collection, op.id);
-    await this.writer.relate(trx, op.collection, row[op.collection.model.key], op.relation, op.change);
-    const rel = op.collection.relationships.get(op.relation)!;
-    const fresh = await this.row(trx, op.collection, op.id);
-    return { kind: 'linkage', target: this.registry.target(rel), linkage: await this.graph.linkage(trx, op.collection, fresh, op.relation) };
+    const { collection, relation } = op;
+    const before = await this.row(trx, collection, op.id);
+    await this.writer.relate(trx, collection, before.rows[0]!.values[collection.model.key], relation, op.change);
+    const query = { fields: {}, include: [] };
+    const fresh = await this.row(trx, collection, op.id, this.graph.relationshipRelations(collection, relation, query));
+    const owner = await this.graph.relationship(trx, collection, fresh, relation, query);
+    return { kind: 'linkage', target: this.registry.target(collection.relationships.get(relation)!), linkage: owner.linkage.get(relation)! };
   }
 
-  /** The owner row of a related read, or 404; resolves the scope into SQL terms. */
-  async scope(db: Knex, scope: RelatedScope): Promise<ScopeSql> {
-    const sql = this.scopeSql(scope);
-    await this.ownerExists(db, scope, sql);
-    return sql;
+  /** A route's scope in the compiler's terms; an owner id that cannot be a key names nothing: 404 at once. */
+  private scope(scope: RelatedScope): Scope {
+    return { related: scope, ownerKey: keyValue(scope.owner.model, scope.ownerId, scope.owner.name) };
   }
 
-  /** The SQL terms of a scope; a malformed owner id is a 404 at once. */
-  scopeSql(scope: RelatedScope): ScopeSql {
-    const owner = scope.owner.model;
-    const ownerKey = keyValue(owner, scope.ownerId, scope.owner.name);
-    return { owner, ownerKey, relationship: owner.relationships.get(scope.relation)! };
+  private ownerMissing(scope: RelatedScope): ApiError {
+    return ApiError.notFound(`${scope.owner.name} ${scope.ownerId} does not exist`);
   }
 
-  /** 404 unless the owner of a scope exists. */
-  async ownerExists(db: Knex, scope: RelatedScope, sql: ScopeSql): Promise<void> {
-    const [found] = await this.compiler.run(this.compiler.byKeys(sql.owner, [sql.ownerKey], undefined, db), db);
-    if (!found) throw ApiError.notFound(`${scope.owner.name} ${scope.ownerId} does not exist`);
-  }
-
-  /** One row by its id, or 404; `links` as in SqlCompiler.byKeys. */
-  async row(db: Knex, collection: CollectionSchema, id: string, scope?: ScopeSql, links?: readonly RelationshipSchema[]): Promise<Row> {
-    const key = keyValue(collection.model, id, collection.name);
-    const [row] = await this.compiler.run(this.compiler.byKeys(collection.model, [key], scope, db, links).limit(1), db);
+  /** One row by its id, or 404, with the linkage the compiler carries of `relations`. */
+  async row(db: Knex, collection: CollectionSchema, id: string, relations: Relations = NO_RELATIONS, scope?: Scope): Promise<Read> {
+    const statement = this.compiler.row(collection.model, keyValue(collection.model, id, collection.name), relations, scope);
+    const row = await this.exec(db, statement);
     if (!row) {
-      const where = scope ? ` among the ${scope.relationship.name} of ${scope.owner.name} ${String(scope.ownerKey)}` : '';
+      const owner = scope?.related.owner.model;
+      const where = scope ? ` among the ${scope.related.relation} of ${owner!.name} ${String(scope.ownerKey)}` : '';
       throw ApiError.notFound(`${collection.name} ${id} does not exist${where}`);
     }
-    return row;
+    return { rows: [row], carried: statement.carried };
   }
 
   async list(db: Knex, op: Op<'list'>): Promise<OperationResult> {
     const { collection, query } = op;
-    const scope = op.scope ? this.scopeSql(op.scope) : undefined;
-    // The owner's existence does not change the SQL of the list: check it alongside the rows and the total.
-    const owner = op.scope ? this.ownerExists(db, op.scope, scope!) : undefined;
-    // Awaited below; this only keeps a 404 from being an unhandled rejection when compiling fails first.
-    owner?.catch(() => undefined);
-    const sql = this.compiler.list(collection, query, scope, db, this.graph.links(collection, query));
-    if (query.single) {
-      await owner;
-      const rows = await this.compiler.run(sql.rows, db);
-      if (rows.length !== 1) {
-        throw rows.length === 0
-          ? ApiError.noResult('no resource matches the filter')
-          : ApiError.multipleResults('more than one resource matches the filter');
-      }
-      return { kind: 'collection', resources: await this.graph.load(db, collection, rows, query), paging: query.paging };
+    const relations = this.graph.relations(collection, query);
+    const plan = this.compiler.list({ collection, query, relations, ...(op.scope ? { scope: this.scope(op.scope) } : {}) });
+    const answer = await runList(db, this.compiler.dialect, plan);
+    if (answer.ownerExists === false) throw this.ownerMissing(op.scope!);
+    const { rows } = answer;
+    if (query.single && rows.length !== 1) {
+      throw rows.length === 0 ? ApiError.noResult('no resource matches the filter') : ApiError.multipleResults('more than one resource matches the filter');
     }
-    const [rows, total] = await Promise.all([
-      this.compiler.run(sql.rows, db),
-      this.total(db, collection, sql.count, !!(query.filter || scope || query.group.length)),
-      owner,
-    ]);
-    return { kind: 'collection', resources: await this.graph.load(db, collection, rows, query), total, paging: query.paging };
-  }
-
-  /** `meta.total` as the collection chose: exact, the planner's estimate for an unfiltered table, or none. */
-  async total(db: Knex, collection: CollectionSchema, count: Knex.QueryBuilder, restricted: boolean): Promise<number | undefined> {
-    if (collection.total === 'none') return undefined;
-    if (collection.total === 'estimated' && !restricted && this.compiler.dialect.estimateRows) {
-      const n = await this.compiler.dialect.estimateRows(db, collection.model.table);
-      if (n !== undefined) return n;
-    }
-    // A count is one row by nature; `first()` would add a `limit ?` the database must parse and bind.
-    const [row] = await this.compiler.run(count, db);
-    return Number(row?.total ?? 0);
+    const resources = await this.graph.load(db, collection, { rows, carried: plan.carried }, relations, query);
+    return query.single ? { kind: 'collection', resources, paging: query.paging } : { kind: 'collection', resources, total: answer.total, paging: query.paging };
   }
 
   async fetch(db: Knex, op: Op<'fetch'>): Promise<OperationResult> {
-    const scope = op.scope ? await this.scope(db, op.scope) : undefined;
-    const row = await this.row(db, op.collection, op.id, scope, this.graph.links(op.collection, op.query));
-    const [resource] = await this.graph.load(db, op.collection, [row], op.query);
+    const scope = op.scope && this.scope(op.scope);
+    if (scope && !(await this.exec(db, this.compiler.owner(scope)))) throw this.ownerMissing(op.scope!);
+    const relations = this.graph.relations(op.collection, op.query);
+    const read = await this.row(db, op.collection, op.id, relations, scope);
+    const [resource] = await this.graph.load(db, op.collection, read, relations, op.query);
     return { kind: 'resource', resource: resource! };
   }
 
   async fetchRelatedOne(db: Knex, op: Op<'fetch-related-one'>): Promise<OperationResult> {
-    const scope = await this.scope(db, op.scope);
-    const page = { ...emptyReadQuery(), paging: { offset: 0, limit: 1 } };
-    const rows = await this.compiler.run(this.compiler.list(op.collection, page, scope, db, this.graph.links(op.collection, op.query)).rows, db);
-    const resources = await this.graph.load(db, op.collection, rows, op.query);
+    const { collection } = op;
+    const relations = this.graph.relations(collection, op.query);
+    const query = { ...emptyReadQuery(), paging: { offset: 0, limit: 1 } };
+    const plan = this.compiler.list({ collection, query, relations, scope: this.scope(op.scope), total: 'none' });
+    const answer = await runList(db, this.compiler.dialect, plan);
+    if (answer.ownerExists === false) throw this.ownerMissing(op.scope);
+    const resources = await this.graph.load(db, collection, { rows: answer.rows, carried: plan.carried }, relations, op.query);
     return { kind: 'resource', resource: resources[0] ?? null };
   }
 
   /** The linkage of a relationship, and the resources the request includes along it, loaded set-wise. */
   async fetchLinkage(db: Knex, op: Op<'fetch-linkage'>): Promise<OperationResult> {
-    const row = await this.row(db, op.collection, op.id, undefined, this.graph.relationshipLinks(op.collection, op.relation, op.query));
-    const rel = op.collection.relationships.get(op.relation)!;
-    const owner = await this.graph.relationship(db, op.collection, row, op.relation, op.query);
-    return { kind: 'linkage', target: this.registry.target(rel), linkage: owner.linkage.get(op.relation)!, owner };
+    const { collection, relation, query } = op;
+    const read = await this.row(db, collection, op.id, this.graph.relationshipRelations(collection, relation, query));
+    const owner = await this.graph.relationship(db, collection, read, relation, query);
+    const rel = collection.relationships.get(relation)!;
+    return { kind: 'linkage', target: this.registry.target(rel), linkage: owner.linkage.get(relation)!, owner };
   }
 }

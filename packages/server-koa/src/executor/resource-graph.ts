@@ -1,16 +1,25 @@
 import type { CollectionSchema, Registry, RelationshipSchema } from '@colapi/schema';
 import type { Linkage, ReadQuery, ResourceNode } from '@colapi/query-ast';
-import { OWNER_COLUMN, type Row, type SqlCompiler } from '@colapi/sql-compiler';
+import { runStatement, type Relations, type RelatedRow, type ResourceRow, type SqlCompiler } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 
 interface MutableNode extends ResourceNode {
-  /** The row as the driver gave it: it may carry linkage (`SqlCompiler.linkage`). */
-  readonly raw: Row;
+  /** The row it was built from, with the linkage its statement carried. */
+  readonly row: ResourceRow;
   readonly linkage: Map<string, Linkage>;
   readonly included: Map<string, ResourceNode | null | readonly ResourceNode[]>;
 }
 
 type IncludeTree = Map<string, IncludeTree>;
+
+/** What the graph reads of a request: fieldsets and include paths. */
+export type Shape = Pick<ReadQuery, 'fields' | 'include'>;
+
+/** Rows as one statement answered them, and the relationships whose linkage that statement carried. */
+export interface Read {
+  readonly rows: readonly ResourceRow[];
+  readonly carried: ReadonlySet<string>;
+}
 
 function includeTree(paths: readonly (readonly string[])[]): IncludeTree {
   const root: IncludeTree = new Map();
@@ -26,8 +35,10 @@ function includeTree(paths: readonly (readonly string[])[]): IncludeTree {
 }
 
 /**
- * Builds resource nodes from rows and loads their relationships set-wise: one query per relationship
- * and include level, whatever the number of rows.
+ * Builds resource nodes from rows and loads the relationships their statements did not carry, set-wise:
+ * one statement per relationship and include level, whatever the number of rows. Which relationships a
+ * document shows is decided here (fieldsets, include paths); which of them come with the rows is the
+ * compiler's decision, read from `carried`.
  */
 export class ResourceGraph {
   constructor(
@@ -35,125 +46,92 @@ export class ResourceGraph {
     readonly registry: Registry,
   ) {}
 
-  node(collection: CollectionSchema, raw: Row): MutableNode {
-    const values = this.compiler.decode(collection.model, raw);
-    for (const [name, v] of collection.virtualAttributes) values[name] = v.compute(values);
-    return { collection, id: String(values[collection.model.key]), raw, values, linkage: new Map(), included: new Map() };
+  /** The relationships a read of `collection` shows (its fieldset's, or all) and those it includes. */
+  relations(collection: CollectionSchema, query: Shape): Relations {
+    return this.relationsOf(collection, query.fields, includeTree(query.include));
   }
 
   /**
-   * The relationships whose linkage the query of the rows should carry, for a read of `collection` with
-   * `query`: those shown and not included (an include reads the related rows anyway), except a foreign key
-   * to the target's key, which is its own linkage.
+   * For a relationship endpoint: the relationship itself and those the include paths start with (paths
+   * relative to the resource). The resource's own fieldset does not apply: it is not shown, its relationship is.
    */
-  links(collection: CollectionSchema, query: Pick<ReadQuery, 'fields' | 'include'>): RelationshipSchema[] {
-    return this.linksOf(collection, query, includeTree(query.include));
+  relationshipRelations(collection: CollectionSchema, relation: string, query: Pick<ReadQuery, 'include'>): Relations {
+    const tree = includeTree(query.include);
+    const names = new Set([relation, ...tree.keys()]);
+    const shown = [...names].map((n) => collection.relationships.get(n)!);
+    return { shown, included: new Set(tree.keys()) };
   }
 
-  private linksOf(collection: CollectionSchema, query: Pick<ReadQuery, 'fields'>, tree: IncludeTree): RelationshipSchema[] {
-    const fieldset = query.fields[collection.name];
-    const out: RelationshipSchema[] = [];
-    for (const [name, rel] of collection.relationships) {
-      if (tree.has(name) || (fieldset && !fieldset.includes(name))) continue;
-      if (rel.join.kind === 'belongs-to' && rel.join.targetColumn === this.registry.target(rel).model.key) continue;
-      if (this.compiler.canLink(rel)) out.push(rel);
-    }
-    return out;
+  private relationsOf(collection: CollectionSchema, fields: ReadQuery['fields'], tree: IncludeTree): Relations {
+    const fieldset = fields[collection.name];
+    const shown: RelationshipSchema[] = [];
+    for (const [name, rel] of collection.relationships) if (tree.has(name) || !fieldset || fieldset.includes(name)) shown.push(rel);
+    return { shown, included: new Set(tree.keys()) };
   }
 
-  /** Nodes for rows of `collection`, with linkage of the shown relationships and the requested includes. */
-  async load(db: Knex, collection: CollectionSchema, rows: readonly Row[], query: Pick<ReadQuery, 'fields' | 'include'>): Promise<ResourceNode[]> {
-    const nodes = rows.map((r) => this.node(collection, r));
-    await this.attach(db, collection, nodes, query, includeTree(query.include));
+  private node(collection: CollectionSchema, row: ResourceRow): MutableNode {
+    const values = row.values;
+    for (const [name, v] of collection.virtualAttributes) values[name] = v.compute(values);
+    return { collection, id: String(values[collection.model.key]), row, values, linkage: new Map(), included: new Map() };
+  }
+
+  /** Nodes for rows read with `relations`, with the linkage they show and the resources `query` includes. */
+  async load(db: Knex, collection: CollectionSchema, read: Read, relations: Relations, query: Shape): Promise<ResourceNode[]> {
+    const nodes = read.rows.map((r) => this.node(collection, r));
+    await this.attach(db, nodes, read.carried, relations, query.fields, includeTree(query.include));
     return nodes;
   }
 
-  /** The linkage of one relationship of one resource. */
-  async linkage(db: Knex, collection: CollectionSchema, row: Row, relation: string): Promise<Linkage> {
-    return (await this.relationship(db, collection, row, relation, { fields: {}, include: [] })).linkage.get(relation)!;
-  }
-
   /**
-   * One resource with the linkage of one relationship and the resources `query` includes from it (paths
-   * relative to this resource). Its own fieldset does not apply: the resource is not shown, its relationship is.
+   * One resource with the linkage of one relationship and the resources `query` includes from it; `row` read
+   * with relationshipRelations(collection, relation, query).
    */
-  async relationship(db: Knex, collection: CollectionSchema, row: Row, relation: string, query: Pick<ReadQuery, 'fields' | 'include'>): Promise<ResourceNode> {
-    const node = this.node(collection, row);
-    const tree = includeTree(query.include);
-    await this.attachNames(db, collection, [node], query, tree, [...new Set([relation, ...tree.keys()])]);
-    return node;
+  async relationship(db: Knex, collection: CollectionSchema, read: Read, relation: string, query: Shape): Promise<ResourceNode> {
+    const [node] = await this.load(db, collection, read, this.relationshipRelations(collection, relation, query), query);
+    return node!;
   }
 
-  /** The row links `relationship` needs: only the linkage of that relationship, and only when not included. */
-  relationshipLinks(collection: CollectionSchema, relation: string, query: Pick<ReadQuery, 'include'>): RelationshipSchema[] {
-    return this.links(collection, { fields: { [collection.name]: [relation] }, include: query.include });
-  }
-
-  private async attach(db: Knex, collection: CollectionSchema, nodes: MutableNode[], query: Pick<ReadQuery, 'fields'>, tree: IncludeTree): Promise<void> {
+  /** Linkage (and, when included, the resources) of every relationship `relations` shows, for every node. */
+  private async attach(db: Knex, nodes: MutableNode[], carried: ReadonlySet<string>, relations: Relations, fields: ReadQuery['fields'], tree: IncludeTree): Promise<void> {
     if (nodes.length === 0) return;
-    const fieldset = query.fields[collection.name];
-    const names = [...collection.relationships.keys()].filter((n) => tree.has(n) || !fieldset || fieldset.includes(n));
-    await this.attachNames(db, collection, nodes, query, tree, names);
-  }
-
-  /** Loads the relationships `names` of the nodes (linkage, and the resources of those in `tree`). */
-  private async attachNames(db: Knex, collection: CollectionSchema, nodes: MutableNode[], query: Pick<ReadQuery, 'fields'>, tree: IncludeTree, names: readonly string[]): Promise<void> {
-    // The loads are independent: run them at once. Placeholders set now keep the maps in relationship order,
-    // whichever load finishes first, so documents list relationships and included resources the same way.
+    // Placeholders set now keep the maps in relationship order, whichever load finishes first, so documents
+    // list relationships and included resources the same way.
     for (const node of nodes) {
-      for (const name of names) {
-        node.linkage.set(name, null);
-        if (tree.has(name)) node.included.set(name, null);
+      for (const { name } of relations.shown) {
+        node.linkage.set(name, carried.has(name) ? node.row.linkage.get(name)! : null);
+        if (relations.included.has(name)) node.included.set(name, null);
       }
     }
-    await Promise.all(names.map((name) => this.attachOne(db, collection, nodes, query, tree, name)));
+    // The loads are independent: run them at once.
+    const loads = relations.shown.filter((rel) => !carried.has(rel.name));
+    await Promise.all(loads.map((rel) => this.attachOne(db, nodes, rel, fields, tree.get(rel.name))));
   }
 
-  /** Linkage (and, when included, the resources) of one relationship for every node. */
-  private async attachOne(db: Knex, collection: CollectionSchema, nodes: MutableNode[], query: Pick<ReadQuery, 'fields'>, tree: IncludeTree, name: string): Promise<void> {
-    const rel = collection.relationships.get(name)!;
+  /** Linkage (and, when `subtree` is given, the resources) of one relationship for every node: one statement. */
+  private async attachOne(db: Knex, nodes: MutableNode[], rel: RelationshipSchema, fields: ReadQuery['fields'], subtree: IncludeTree | undefined): Promise<void> {
     const target = this.registry.target(rel);
-    const subtree = tree.get(name);
-    const join = rel.join;
-    // A belongs-to to the target's key: the foreign key is the linkage, no query needed.
-    if (!subtree && join.kind === 'belongs-to' && join.targetColumn === target.model.key) {
-      for (const node of nodes) {
-        const v = node.values[join.ownColumn];
-        node.linkage.set(name, v === null || v === undefined ? null : String(v));
-      }
-      return;
-    }
-    if (!subtree) {
-      // The rows' own query carried the linkage (`links`): no query of its own.
-      const lists = nodes.map((n) => this.compiler.linkage(rel, n.raw));
-      if (lists.every((ids) => ids !== undefined)) {
-        nodes.forEach((node, i) => node.linkage.set(name, rel.cardinality === 'many' ? lists[i]! : (lists[i]![0] ?? null)));
-        return;
-      }
-    }
-    const owners = [...new Set(nodes.map((n) => n.values[join.ownColumn]).filter((v) => v !== null && v !== undefined))];
-    const links = subtree ? this.linksOf(target, query, subtree) : [];
-    const rows = owners.length ? await this.compiler.run(this.compiler.related(rel, owners, !!subtree, db, links), db) : [];
-    const byOwner = new Map<string, Row[]>();
+    const own = rel.join.ownColumn;
+    const owners = [...new Set(nodes.map((n) => n.values[own]).filter((v) => v !== null && v !== undefined))];
+    const relations = subtree && this.relationsOf(target, fields, subtree);
+    const statement = this.compiler.related(rel, owners, relations);
+    const rows = owners.length ? await runStatement(db, this.compiler.dialect, statement) : [];
+    const byOwner = new Map<string, RelatedRow[]>();
     for (const row of rows) {
-      const k = String(row[OWNER_COLUMN]);
-      let list = byOwner.get(k);
-      if (!list) byOwner.set(k, (list = []));
+      let list = byOwner.get(row.owner);
+      if (!list) byOwner.set(row.owner, (list = []));
       list.push(row);
     }
     const relatedNodes = new Map<string, MutableNode>();
-    const key = target.model.key;
-    if (subtree) for (const row of rows) if (!relatedNodes.has(String(row[key]))) relatedNodes.set(String(row[key]), this.node(target, row));
+    if (subtree) for (const row of rows) if (!relatedNodes.has(row.id)) relatedNodes.set(row.id, this.node(target, row.row!));
     for (const node of nodes) {
-      const v = node.values[join.ownColumn];
-      const list = v === null || v === undefined ? [] : (byOwner.get(String(v)) ?? []);
-      const ids = list.map((r) => String(r[key]));
-      node.linkage.set(name, rel.cardinality === 'many' ? ids : (ids[0] ?? null));
+      const v = node.values[own];
+      const ids = (v === null || v === undefined ? [] : (byOwner.get(String(v)) ?? [])).map((r) => r.id);
+      node.linkage.set(rel.name, rel.cardinality === 'many' ? ids : (ids[0] ?? null));
       if (subtree) {
         const related = ids.map((id) => relatedNodes.get(id)!);
-        node.included.set(name, rel.cardinality === 'many' ? related : (related[0] ?? null));
+        node.included.set(rel.name, rel.cardinality === 'many' ? related : (related[0] ?? null));
       }
     }
-    if (subtree) await this.attach(db, target, [...relatedNodes.values()], query, subtree);
+    if (subtree) await this.attach(db, [...relatedNodes.values()], statement.carried, relations!, fields, subtree);
   }
 }

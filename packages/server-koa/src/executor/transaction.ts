@@ -1,4 +1,4 @@
-import type { Dialect } from '@colapi/sql-compiler';
+import { errorKind, type Dialect } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffDelay } from './backoff-delay.js';
@@ -26,7 +26,7 @@ export async function inTransaction<T>(
     try {
       return await knex.transaction(work, config);
     } catch (error) {
-      if (dialect.classifyError(error) !== 'serialization') throw error;
+      if (errorKind(dialect, error) !== 'serialization') throw error;
       const delay = backoffDelay(attempt);
       if (performance.now() + delay > deadline) throw error;
       // The failed transaction has given its connection back: waiting holds no lock and no connection.

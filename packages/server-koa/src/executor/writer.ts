@@ -1,6 +1,6 @@
 import type { CollectionSchema, ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
 import { ApiError, parseKey, type RelatedRef, type RelationshipWrite, type ResourceWrite } from '@colapi/query-ast';
-import { insertedKey, type Row, type SqlCompiler } from '@colapi/sql-compiler';
+import { errorKind, runStatement, type ResourceRow, type SqlCompiler, type Statement } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { keyValue } from './keys.js';
 
@@ -9,6 +9,7 @@ type Key = unknown;
 /**
  * Applies writes inside a transaction the caller owns: rows, foreign keys, join rows. Related resources
  * are checked to exist first, set-wise, so a bad linkage is a 404 and the caller's rollback undoes all.
+ * Every statement is the compiler's; this decides which to run, in what order, and what their answers mean.
  */
 export class Writer {
   constructor(
@@ -16,12 +17,16 @@ export class Writer {
     readonly registry: Registry,
   ) {}
 
+  private run<T>(trx: Knex, statement: Statement<T>): Promise<T> {
+    return runStatement(trx, this.compiler.dialect, statement);
+  }
+
   private model(rel: RelationshipSchema): ModelSchema {
     return this.registry.models.get(rel.target)!;
   }
 
-  async row(trx: Knex, collection: CollectionSchema, key: Key): Promise<Row | undefined> {
-    return this.compiler.byKeys(collection.model, [key], undefined, trx).first();
+  private row(trx: Knex, model: ModelSchema, key: Key): Promise<ResourceRow | undefined> {
+    return this.run(trx, this.compiler.row(model, key as string | number));
   }
 
   /** Inserts a resource and applies its relationships; answers its key. */
@@ -30,7 +35,7 @@ export class Writer {
     const values: Record<string, unknown> = { ...write.values };
     if (id !== undefined) {
       const key = this.clientKey(model, id);
-      if (await this.row(trx, collection, key)) throw ApiError.uniqueViolation(`${collection.name} ${id} exists already`, { pointer: '/data/id' });
+      if (await this.row(trx, model, key)) throw ApiError.uniqueViolation(`${collection.name} ${id} exists already`, { pointer: '/data/id' });
       values[model.key] = key;
     }
     const later: [string, RelationshipWrite][] = [];
@@ -40,10 +45,10 @@ export class Writer {
       if (rel.join.kind === 'belongs-to' && change.mode === 'set') values[rel.join.ownColumn] = await this.targetValue(trx, rel, change.target);
       else later.push([name, change]);
     }
-    const result = await this.compiler.insert(model, values, trx);
-    const { dialect } = this.compiler;
-    if (id !== undefined && model.columns.get(model.key)?.generated) await dialect.advanceKey?.(trx, model.table, model.key);
-    const key = id !== undefined ? values[model.key] : insertedKey(model, result);
+    const inserted = await this.run(trx, this.compiler.insert(model, values));
+    const advance = id === undefined ? undefined : this.compiler.advanceKey(model);
+    if (advance) await this.run(trx, advance);
+    const key = id !== undefined ? values[model.key] : inserted;
     for (const [name, change] of later) await this.relate(trx, collection, key, name, change);
     return key;
   }
@@ -64,7 +69,7 @@ export class Writer {
       if (rel.join.kind === 'belongs-to' && change.mode === 'set') values[rel.join.ownColumn] = await this.targetValue(trx, rel, change.target);
       else later.push([name, change]);
     }
-    if (Object.keys(values).length) await this.compiler.update(model, [key], values, trx);
+    if (Object.keys(values).length) await this.run(trx, this.compiler.update(model, [key], values));
     for (const [name, change] of later) await this.relate(trx, collection, key, name, change);
   }
 
@@ -74,26 +79,25 @@ export class Writer {
    */
   async remove(trx: Knex, collection: CollectionSchema, key: Key, id: string): Promise<void> {
     const model = collection.model;
-    const row = await this.row(trx, collection, key);
+    const row = await this.row(trx, model, key);
     if (!row) throw ApiError.notFound(`${collection.name} ${id} does not exist`);
     for (const rel of model.relationships.values()) {
       if (rel.join.kind !== 'has') continue;
-      const own = row[rel.join.ownColumn];
-      // Nothing can refer to a null join value (and knex would read `where col = null` as `is null`).
+      const own = row.values[rel.join.ownColumn];
+      // Nothing can refer to a null join value (and `where col = null` would read as `is null`).
       if (own === null || own === undefined) continue;
-      const target = this.model(rel);
-      const found = await trx(target.table).where(rel.join.targetColumn, own as Knex.Value).first(target.key);
-      if (found) {
+      if (await this.run(trx, this.compiler.referencing(rel, own))) {
         throw ApiError.stillReferenced(`${collection.name} ${id} cannot be deleted: its ${rel.name} still refer to it; delete or unlink them first`);
       }
     }
     for (const rel of model.relationships.values()) {
-      if (rel.join.kind === 'through') await trx(rel.join.through.table).where(rel.join.through.ownColumn, row[rel.join.ownColumn] as Knex.Value).del();
+      if (rel.join.kind === 'through') await this.run(trx, this.compiler.deleteJoinRows(rel, row.values[rel.join.ownColumn], 'all'));
     }
     try {
-      await this.compiler.delete(model, [key], trx);
+      await this.run(trx, this.compiler.delete(model, [key]));
     } catch (error) {
-      const kind = this.compiler.dialect.classifyError(error);
+      // A foreign key no relationship declares: the database keeps the row.
+      const kind = errorKind(this.compiler.dialect, error);
       if (kind === 'foreign-key-referenced' || kind === 'foreign-key-missing') {
         throw ApiError.stillReferenced(`${collection.name} ${id} cannot be deleted: other resources still refer to it`);
       }
@@ -107,9 +111,7 @@ export class Writer {
     const existing = refs.filter((r): r is Extract<RelatedRef, { kind: 'existing' }> => r.kind === 'existing');
     const keys = existing.map((r) => keyValue(target.model, r.id, target.name));
     if (keys.length) {
-      const found = new Set(
-        (await trx(target.model.table).whereIn(target.model.key, keys as Knex.Value[]).select(target.model.key)).map((r: Row) => String(r[target.model.key])),
-      );
+      const found = await this.run(trx, this.compiler.existingKeys(target.model, keys));
       const missing = existing.find((r, i) => !found.has(String(keys[i])));
       if (missing) throw ApiError.notFound(`${rel.name}: ${target.name} ${missing.id} does not exist`);
     }
@@ -134,11 +136,8 @@ export class Writer {
   }
 
   private async targetValues(trx: Knex, rel: RelationshipSchema, keys: readonly Key[]): Promise<unknown[]> {
-    const target = this.model(rel);
-    const column = rel.join.targetColumn;
-    if (column === target.key || keys.length === 0) return [...keys];
-    const rows: Row[] = await trx(target.table).whereIn(target.key, keys as Knex.Value[]).select(target.key, column);
-    const byKey = new Map(rows.map((r) => [String(r[target.key]), r[column]]));
+    if (rel.join.targetColumn === this.model(rel).key || keys.length === 0) return [...keys];
+    const byKey = await this.run(trx, this.compiler.joinValues(rel, keys));
     return keys.map((k) => byKey.get(String(k)));
   }
 
@@ -152,33 +151,21 @@ export class Writer {
     const targetName = this.registry.target(rel).name;
     const notRelated = () => ApiError.notFound(`${targetName} ${id} is not among the ${rel.name} of ${collection.name} ${String(key)}`);
     // Looked up by key first: a target that does not exist (or whose id no column could hold) is related to nothing.
-    const found: Row | undefined = await this.compiler.byKeys(target, [keyValue(target, id, targetName)], undefined, trx).first();
+    const found = await this.row(trx, target, keyValue(target, id, targetName));
     if (!found) throw notRelated();
     const join = rel.join;
-    const value = found[join.targetColumn] as Knex.Value;
-    let changed = 0;
-    if (join.kind === 'belongs-to') {
-      if (value !== null) {
-        changed = await trx(collection.model.table).where(collection.model.key, key as Knex.Value).where(join.ownColumn, value).update({ [join.ownColumn]: null });
-      }
-    } else {
-      const own = await this.ownValue(trx, collection, key, join.ownColumn);
-      if (own !== null && own !== undefined) {
-        changed =
-          join.kind === 'has'
-            ? await trx(target.table).where(target.key, found[target.key] as Knex.Value).where(join.targetColumn, own).update({ [join.targetColumn]: null })
-            : value === null
-              ? 0
-              : await trx(join.through.table).where(join.through.ownColumn, own).where(join.through.targetColumn, value).del();
-      }
-    }
+    const value = found.values[join.targetColumn];
+    // Nothing is related through a null join value.
+    const own = join.kind === 'belongs-to' ? key : await this.ownValue(trx, collection, key, join.ownColumn);
+    if (own === null || own === undefined || (join.kind !== 'has' && (value === null || value === undefined))) throw notRelated();
+    const changed = await this.run(trx, this.compiler.unlink({ model: collection.model, key, own }, rel, { key: found.values[target.key], value }));
     if (!changed) throw notRelated();
   }
 
   /** The value a relationship joins on, on the resource with `key`: the key itself (no query) unless it joins on another column. */
-  private async ownValue(trx: Knex, collection: CollectionSchema, key: Key, column: string): Promise<Knex.Value | undefined> {
-    if (column === collection.model.key) return key as Knex.Value;
-    return (await this.row(trx, collection, key))?.[column] as Knex.Value | undefined;
+  private async ownValue(trx: Knex, collection: CollectionSchema, key: Key, column: string): Promise<unknown> {
+    if (column === collection.model.key) return key;
+    return (await this.row(trx, collection.model, key))?.values[column];
   }
 
   /** Applies one relationship change to the resource with `key`. */
@@ -189,7 +176,7 @@ export class Writer {
     if (change.mode === 'unlink') return this.unlink(trx, collection, key, rel, change.id);
     if (join.kind === 'belongs-to') {
       if (change.mode !== 'set') throw ApiError.badRequest(`${name} is to-one: give one resource or null`);
-      await this.compiler.update(model, [key], { [join.ownColumn]: await this.targetValue(trx, rel, change.target) }, trx);
+      await this.run(trx, this.compiler.update(model, [key], { [join.ownColumn]: await this.targetValue(trx, rel, change.target) }));
       return;
     }
     const own = await this.ownValue(trx, collection, key, join.ownColumn);
@@ -198,36 +185,27 @@ export class Writer {
     const doomed = change.mode === 'remove' ? change.targets.filter((r) => r.kind === 'existing' && r.delete) : [];
     const keys = await this.resolve(trx, rel, refs);
     const values = await this.targetValues(trx, rel, keys);
-    const target = this.model(rel);
     if (join.kind === 'has') {
-      const fk = join.targetColumn;
-      if (mode === 'replace') {
-        await trx(target.table).where(fk, own).whereNotIn(target.key, keys as Knex.Value[]).update({ [fk]: null });
-      }
-      if (mode === 'remove') await trx(target.table).where(fk, own).whereIn(target.key, keys as Knex.Value[]).update({ [fk]: null });
-      else if (keys.length) await trx(target.table).whereIn(target.key, keys as Knex.Value[]).update({ [fk]: own });
+      if (mode === 'replace') await this.run(trx, this.compiler.clearForeignKeys(rel, own, { except: keys }));
+      if (mode === 'remove') await this.run(trx, this.compiler.clearForeignKeys(rel, own, { only: keys }));
+      else if (keys.length) await this.run(trx, this.compiler.setForeignKeys(rel, own, keys));
     } else {
-      const t = join.through;
-      if (mode === 'replace') await trx(t.table).where(t.ownColumn, own).whereNotIn(t.targetColumn, values as Knex.Value[]).del();
-      if (mode === 'remove') await trx(t.table).where(t.ownColumn, own).whereIn(t.targetColumn, values as Knex.Value[]).del();
+      if (mode === 'replace') await this.run(trx, this.compiler.deleteJoinRows(rel, own, { except: values }));
+      if (mode === 'remove') await this.run(trx, this.compiler.deleteJoinRows(rel, own, { only: values }));
       else if (values.length) {
-        const present = new Set(
-          (await trx(t.table).where(t.ownColumn, own).whereIn(t.targetColumn, values as Knex.Value[]).select(t.targetColumn)).map((r: Row) => String(r[t.targetColumn])),
-        );
-        const missing = [...new Set(values.filter((v) => !present.has(String(v))).map(String))];
-        const rows = values.filter((v, i) => missing.includes(String(v)) && values.findIndex((w) => String(w) === String(v)) === i);
-        // A concurrent request may add the same row after the check above: appending stays idempotent.
-        if (rows.length) {
-          await trx(t.table)
-            .insert(rows.map((v) => ({ [t.ownColumn]: own, [t.targetColumn]: v })))
-            .onConflict([t.ownColumn, t.targetColumn])
-            .merge([t.ownColumn]);
+        const present = await this.run(trx, this.compiler.joinedValues(rel, own, values));
+        // Each missing value once, in the order given.
+        const missing: unknown[] = [];
+        for (const v of values) {
+          if (!present.has(String(v))) missing.push(v);
+          present.add(String(v));
         }
+        if (missing.length) await this.run(trx, this.compiler.insertJoinRows(rel, own, missing));
       }
     }
     const targetCollection = this.registry.target(rel);
     for (const ref of doomed) {
-      if (ref.kind === 'existing') await this.remove(trx, targetCollection, keyValue(target, ref.id, targetCollection.name), ref.id);
+      if (ref.kind === 'existing') await this.remove(trx, targetCollection, keyValue(this.model(rel), ref.id, targetCollection.name), ref.id);
     }
   }
 }

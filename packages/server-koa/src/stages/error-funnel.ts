@@ -1,4 +1,5 @@
 import { ApiError } from '@colapi/query-ast';
+import { driverError } from '@colapi/sql-compiler';
 import type { Route } from '@colapi/wire-format';
 import type { ApiOptions } from '../api-options.js';
 import { bodyError } from '../body-error.js';
@@ -18,7 +19,7 @@ export function errorFunnel(options: ApiOptions): (error: unknown, route: Route)
     if (isPoolTimeout(error)) return poolBusy();
     const classified = await classifiedError(database, registry, route, error);
     if (classified) return classified;
-    const misconfigured = database.dialect.misconfiguration?.(error);
+    const misconfigured = database.dialect.misconfiguration?.(driverError(error));
     if (misconfigured) {
       // The operator's log and the client both read what to change: no request can succeed until it is.
       options.onUnexpectedError?.(new Error(`the database is misconfigured for this server: ${misconfigured}`, { cause: error }));

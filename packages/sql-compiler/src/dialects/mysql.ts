@@ -101,7 +101,10 @@ export const mysql: Dialect = {
         if (err) reject(err);
         // A statement that returns no rows answers a header (affected rows, insert id), not a list.
         else if (Array.isArray(result)) resolve({ rows: result as Record<string, unknown>[] });
-        else resolve({ rows: [], insertId: (result as { insertId?: unknown } | undefined)?.insertId });
+        else {
+          const header = result as { insertId?: unknown; affectedRows?: number } | undefined;
+          resolve({ rows: [], insertId: header?.insertId, affected: header?.affectedRows });
+        }
       });
     });
   },
@@ -226,11 +229,9 @@ export const mysql: Dialect = {
   async dropDatabase(admin, name) {
     await admin.raw('drop database if exists ??', [name]);
   },
-  async estimateRows(knex, table) {
+  estimateRows(knex, table) {
     // InnoDB's own estimate (its statistics, refreshed by ANALYZE TABLE): read in microseconds, never a scan.
-    const [rows] = await knex.raw('select table_rows as n from information_schema.tables where table_schema = database() and table_name = ?', [table]);
-    const n = Number((rows as { n?: unknown }[] | undefined)?.[0]?.n);
-    return Number.isFinite(n) && n >= 0 ? n : undefined;
+    return knex.raw('select table_rows as n from information_schema.tables where table_schema = database() and table_name = ?', [table]);
   },
   async replicaLag(knex) {
     // SHOW REPLICA STATUS: MariaDB 10.5.1+ and MySQL 8.0.22+. No row: the server replicates from no one.

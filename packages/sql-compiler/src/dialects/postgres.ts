@@ -79,6 +79,7 @@ interface PgConnection {
 
 interface PgResult {
   readonly rows?: Record<string, unknown>[];
+  readonly rowCount?: number | null;
 }
 
 /**
@@ -143,7 +144,7 @@ export const postgres: Dialect = {
     return new Promise((resolve, reject) => {
       (connection as PgConnection).query({ text: sql, values: bindings }, (err: unknown, result: PgResult) => {
         if (err) reject(err);
-        else resolve({ rows: result.rows ?? [] });
+        else resolve({ rows: result.rows ?? [], affected: result.rowCount ?? undefined });
       });
     });
   },
@@ -222,9 +223,9 @@ export const postgres: Dialect = {
     const columns = /^Key \((.+?)\)=\(/.exec(String(e.detail ?? ''))?.[1]?.split(', ');
     return columns ? { ...(typeof e.table === 'string' ? { table: e.table } : {}), columns } : undefined;
   },
-  async advanceKey(knex, table, key) {
+  advanceKey(knex, table, key) {
     // Never backwards: a concurrent transaction may hold a number it drew and has not committed yet.
-    await knex.raw(
+    return knex.raw(
       `select setval(s, greatest(coalesce(pg_sequence_last_value(s), 0), (select coalesce(max(??), 0) from ??), 1))
        from (select pg_get_serial_sequence(?, ?)::regclass as s) q where s is not null`,
       [key, table, `"${table.replace(/"/g, '""')}"`, key],
@@ -240,10 +241,9 @@ export const postgres: Dialect = {
     // WITH (FORCE): a test's pool may still hold a connection the server has not seen close yet.
     await admin.raw('drop database if exists ?? with (force)', [name]);
   },
-  async estimateRows(knex, table) {
-    const r = await knex.raw('select reltuples::bigint as n from pg_class where oid = to_regclass(?)', [table]);
-    const n = Number(r.rows?.[0]?.n);
-    return Number.isFinite(n) && n >= 0 ? n : undefined;
+  estimateRows(knex, table) {
+    // -1 for a table never vacuumed or analysed: no estimate.
+    return knex.raw('select reltuples::bigint as n from pg_class where oid = to_regclass(?)', [table]);
   },
   async replicaLag(knex) {
     // A standby that has replayed all it received is current, however long ago the primary last wrote; only

@@ -39,7 +39,7 @@ interface SqliteConnection {
 interface SqliteStatement {
   readonly reader: boolean;
   all(values: readonly unknown[]): Record<string, unknown>[];
-  run(values: readonly unknown[]): { lastInsertRowid: number | bigint };
+  run(values: readonly unknown[]): { lastInsertRowid: number | bigint; changes: number };
 }
 
 /** better-sqlite3 binds numbers, strings, bigints, buffers and null; booleans and dates as knex binds them. */
@@ -136,7 +136,8 @@ export const sqlite: Dialect = {
     const statement = (connection as SqliteConnection).prepare(sql) as SqliteStatement;
     const values = bindings.map(sqliteValue);
     if (statement.reader) return { rows: statement.all(values) };
-    return { rows: [], insertId: statement.run(values).lastInsertRowid };
+    const { lastInsertRowid, changes } = statement.run(values);
+    return { rows: [], insertId: lastInsertRowid, affected: changes };
   },
   readColumn(knex, ref) {
     return knex.raw('??', [ref]);
@@ -184,17 +185,18 @@ export const sqlite: Dialect = {
   },
   decodeKeyList: (raw) => JSON.parse(String(raw)) as string[],
   ddlType: (type) => DDL[type],
-  classifyError(error) {
+  classifyError(error, statement) {
     if (error instanceof ValueOutOfRange) return 'out-of-range';
     const code = String((error as { code?: unknown })?.code ?? '');
     if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'unique-violation';
     if (code === 'SQLITE_CONSTRAINT_NOTNULL') return 'not-null-violation';
     if (code === 'SQLITE_CONSTRAINT_CHECK') return 'check-violation';
     if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
-      // SQLite says only "FOREIGN KEY constraint failed". knex puts the statement first in the message, and a
-      // DELETE can break a foreign key in one way only: rows still refer to the deleted one.
-      const message = String((error as { message?: unknown }).message ?? '');
-      return /^\s*delete\b/i.test(message) ? 'foreign-key-referenced' : 'foreign-key-missing';
+      // SQLite says only "FOREIGN KEY constraint failed", and a DELETE can break a foreign key in one way
+      // only: rows still refer to the deleted one. The runner gives the statement; a statement knex ran
+      // itself (a hook's own) is at the head of the message, where knex puts it.
+      const sql = statement?.sql ?? String((error as { message?: unknown }).message ?? '');
+      return /^\s*delete\b/i.test(sql) ? 'foreign-key-referenced' : 'foreign-key-missing';
     }
     // Extended codes too: SQLITE_BUSY_SNAPSHOT is a read-then-write transaction that lost to another process.
     if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'serialization';

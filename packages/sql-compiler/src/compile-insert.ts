@@ -1,34 +1,23 @@
-import { sqlColumn, type ColumnSchema, type ModelSchema } from '@colapi/schema';
+import { sqlColumn, type ModelSchema } from '@colapi/schema';
 import { isNow } from '@colapi/query-ast';
 import type { Knex } from 'knex';
-import { selectColumns } from './compile-select.js';
 import { compiledText } from './compiled-fragment.js';
-import type { CompiledStatement } from './run-statement.js';
 import type { CompileContext } from './field-expression.js';
+import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
+import { rowLinkage, type Relations } from './row-linkage.js';
+import { selectColumns } from './select-columns.js';
+import { statementOf, type RowsStatement, type Statement } from './statement.js';
+import { storedValue, storedValues } from './stored-values.js';
 
-/** Checked wire values in the form each column stores them, by column name in SQL; NowValue becomes the database's clock. */
-export function storedValues(ctx: CompileContext, model: ModelSchema, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(values)) {
-    const column = model.columns.get(name);
-    if (!column) throw new Error(`model ${model.name} has no column ${name}`);
-    out[sqlColumn(column)] = storedValue(ctx, column, value);
-  }
-  return out;
-}
-
-function storedValue(ctx: CompileContext, column: ColumnSchema, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  if (isNow(value)) return ctx.dialect.now(ctx.knex, value, column.type);
-  return ctx.dialect.writeValue(ctx.knex, column, value);
-}
-
-/** INSERT of one row; run it and pass the result to `insertedKey`. */
-export function compileInsert(ctx: CompileContext, model: ModelSchema, values: Readonly<Record<string, unknown>>): Knex.QueryBuilder {
+/**
+ * INSERT of one row, answering the key of the row it wrote: the one RETURNING gives where the dialect
+ * `returning`, else the one the driver tells (MySQL's insertId). A key the client chose is in `values`.
+ */
+export function compileInsert(ctx: CompileContext, model: ModelSchema, values: Readonly<Record<string, unknown>>): Statement<unknown> {
   const row = storedValues(ctx, model, values);
   // An empty row is fine: knex writes each dialect's form of an all-defaults insert.
   const insert = ctx.knex(model.table).insert(row);
-  return ctx.dialect.returning ? insert.returning(model.key) : insert;
+  return statementOf(ctx.dialect.returning ? insert.returning(model.key) : insert, ({ rows, insertId }) => (rows.length ? rows[0]![model.key] : insertId));
 }
 
 /** Distinct INSERT texts kept per model: the written columns are the client's choice. */
@@ -36,14 +25,20 @@ const INSERT_SHAPES = 200;
 
 /**
  * INSERT of one row that answers the whole row in its read form (`returning`), so that a plain create is one
- * statement. Only for dialects with `returning`; the columns are unqualified, as RETURNING has no alias.
+ * statement. Only for dialects with `returning`; the columns are unqualified, as RETURNING has no alias. The
+ * row carries only the linkage that needs no query (rowLinkage: its foreign keys).
  *
  * The text depends only on which columns are written and on how each value is written (a bound value, or an
  * expression of the dialect's such as `make_interval(secs => ?)` or the clock): it is compiled once per such
  * shape and model, in the driver's placeholders, and each create only gathers its values. Building and
  * compiling the insert with knex had been a tenth of a create's CPU.
  */
-export function compileInsertReturningRow(ctx: CompileContext, model: ModelSchema, values: Readonly<Record<string, unknown>>): CompiledStatement {
+export function compileInsertReturning(
+  ctx: CompileContext,
+  model: ModelSchema,
+  values: Readonly<Record<string, unknown>>,
+  relations: Relations,
+): RowsStatement<ResourceRow> {
   const { knex, dialect } = ctx;
   if (!dialect.returning) throw new Error(`${dialect.name} cannot return the inserted row`);
   // Sorted, so that the order in which a client lists attributes does not make another shape.
@@ -72,7 +67,7 @@ export function compileInsertReturningRow(ctx: CompileContext, model: ModelSchem
     model,
     `insert returning ${shape}`,
     () => {
-      const returning = selectColumns(ctx, model, '')[0]!;
+      const returning = selectColumns(ctx, model, '');
       // Compiled with the values of this first create, then kept in the driver's placeholders: the values
       // of a later create of the same shape take the same positions.
       const insert = columns.length
@@ -82,24 +77,11 @@ export function compileInsertReturningRow(ctx: CompileContext, model: ModelSchem
     },
     INSERT_SHAPES,
   );
-  return { sql, bindings, method: 'insert' };
+  const linkage = rowLinkage(ctx, relations, false);
+  const decode = resourceRowDecoder(dialect, model, linkage);
+  return { sql, bindings, method: 'insert', decode: ({ rows }) => decode(rows[0]!), carried: linkage.carried };
 }
 
 function isRaw(value: unknown): value is Knex.Raw {
   return typeof value === 'object' && value !== null && (value as { isRawInstance?: unknown }).isRawInstance === true;
-}
-
-/** The key of a just-inserted row, from whatever shape the driver returned. */
-export function insertedKey(model: ModelSchema, result: unknown): unknown {
-  const first = Array.isArray(result) ? result[0] : result;
-  if (first !== null && typeof first === 'object') return (first as Record<string, unknown>)[model.key];
-  return first;
-}
-
-export function compileUpdate(ctx: CompileContext, model: ModelSchema, keys: readonly unknown[], values: Readonly<Record<string, unknown>>): Knex.QueryBuilder {
-  return ctx.knex(model.table).whereIn(model.key, keys as Knex.Value[]).update(storedValues(ctx, model, values));
-}
-
-export function compileDelete(ctx: CompileContext, model: ModelSchema, keys: readonly unknown[]): Knex.QueryBuilder {
-  return ctx.knex(model.table).whereIn(model.key, keys as Knex.Value[]).del();
 }

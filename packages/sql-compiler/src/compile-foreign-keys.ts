@@ -1,0 +1,34 @@
+import type { RelationshipSchema } from '@colapi/schema';
+import type { Knex } from 'knex';
+import { targetModel, type CompileContext } from './field-expression.js';
+import { applySelection, type Selection } from './selection.js';
+import { affectedOf, statementOf, type Statement } from './statement.js';
+
+/** A relationship whose foreign key is on the target (`has`); throws for any other. */
+function hasJoin(rel: RelationshipSchema) {
+  if (rel.join.kind !== 'has') throw new Error(`relationship ${rel.name} does not keep its foreign key on the target`);
+  return rel.join;
+}
+
+/** Points the targets with these keys at the owner whose join value is `own`: `update target set fk = own`. */
+export function compileSetForeignKeys(ctx: CompileContext, rel: RelationshipSchema, own: unknown, keys: readonly unknown[]): Statement<number> {
+  const target = targetModel(ctx, rel);
+  const fk = hasJoin(rel).targetColumn;
+  return statementOf(ctx.knex(target.table).whereIn(target.key, keys as Knex.Value[]).update({ [fk]: own }), affectedOf);
+}
+
+/** Unsets the foreign key of the owner's targets that `keys` selects (by target key): `update target set fk = null`. */
+export function compileClearForeignKeys(ctx: CompileContext, rel: RelationshipSchema, own: unknown, keys: Selection): Statement<number> {
+  const target = targetModel(ctx, rel);
+  const fk = hasJoin(rel).targetColumn;
+  const qb = ctx.knex(target.table).where(fk, own as Knex.Value);
+  applySelection(qb, target.key, keys);
+  return statementOf(qb.update({ [fk]: null }), affectedOf);
+}
+
+/** Whether any target still refers to the owner whose join value is `own` (a delete is then refused). */
+export function compileReferencing(ctx: CompileContext, rel: RelationshipSchema, own: unknown): Statement<boolean> {
+  const target = targetModel(ctx, rel);
+  const qb = ctx.knex(target.table).where(hasJoin(rel).targetColumn, own as Knex.Value).first(target.key);
+  return statementOf(qb, ({ rows }) => rows.length > 0);
+}

@@ -1,0 +1,90 @@
+import type { RelationshipSchema } from '@colapi/schema';
+import type { Linkage } from '@colapi/query-ast';
+import type { Knex } from 'knex';
+import { Aliases } from './aliases.js';
+import { compiledFragment } from './compiled-fragment.js';
+import { correlatedTarget, targetModel, type CompileContext } from './field-expression.js';
+import type { Row } from './row-decoder.js';
+
+/**
+ * The relationships of a model a read shows the linkage of, in the order documents list them, and those
+ * of them it includes in full (whose linkage comes with the related rows instead).
+ */
+export interface Relations {
+  readonly shown: readonly RelationshipSchema[];
+  readonly included: ReadonlySet<string>;
+}
+
+/** A read that shows no relationship: a writer's own reads. */
+export const NO_RELATIONS: Relations = Object.freeze({ shown: [], included: new Set<string>() });
+
+/** What a statement's rows carry of their relationships' linkage, and how to read it from them. */
+export interface RowLinkage {
+  /** The relationships whose linkage every row carries. */
+  readonly carried: ReadonlySet<string>;
+  /** The columns to select for rows of `alias`: one key list per relationship that needs one. */
+  columns(alias: string): Knex.Raw[];
+  /** The linkage of every carried relationship, from a driver row and its decoded values. */
+  decode(raw: Row, values: Row): Map<string, Linkage>;
+}
+
+/** The column of a row that carries the key list of one of its relationships. */
+function linkColumn(relationship: string): string {
+  return `__colapi_link_${relationship}`;
+}
+
+/**
+ * The one rule for which linkage comes with the rows of a statement. A relationship shown and not
+ * included comes:
+ * - for nothing when it is a belongs-to to the target's key: the row's foreign key is the linkage;
+ * - as one more column holding the related keys (Dialect.keyList) when the statement computes its select
+ *   list for just the rows it answers (`inline`: a read by key, related rows, a first page in key order)
+ *   and the dialect aggregates the target's key type (integer or text, whose text form is the id);
+ * - otherwise not: the caller loads it, one statement per relationship for all the rows.
+ *
+ * Why not on every page: past the first, PostgreSQL computes the select list of the rows an offset skips
+ * too, and with a sort MariaDB and SQLite compute it for every matching row before sorting.
+ */
+export function rowLinkage(ctx: CompileContext, relations: Relations, inline: boolean): RowLinkage {
+  const foreignKeys: RelationshipSchema[] = [];
+  const keyLists: RelationshipSchema[] = [];
+  for (const rel of relations.shown) {
+    if (relations.included.has(rel.name)) continue;
+    const target = targetModel(ctx, rel);
+    if (rel.join.kind === 'belongs-to' && rel.join.targetColumn === target.key) foreignKeys.push(rel);
+    else if (inline && ctx.dialect.keyList && listable(target.columns.get(target.key)?.type)) keyLists.push(rel);
+  }
+  const carried = new Set([...foreignKeys, ...keyLists].map((r) => r.name));
+  const decodeKeyList = ctx.dialect.decodeKeyList!;
+  return {
+    carried,
+    columns: (alias) => keyLists.map((rel) => keyListColumn(ctx, rel, alias)),
+    decode(raw, values) {
+      const linkage = new Map<string, Linkage>();
+      for (const rel of foreignKeys) {
+        const v = values[rel.join.ownColumn];
+        linkage.set(rel.name, v === null || v === undefined ? null : String(v));
+      }
+      for (const rel of keyLists) {
+        const ids = decodeKeyList(raw[linkColumn(rel.name)]);
+        linkage.set(rel.name, rel.cardinality === 'many' ? ids : (ids[0] ?? null));
+      }
+      return linkage;
+    },
+  };
+}
+
+function listable(type: string | undefined): boolean {
+  return type === 'integer' || type === 'string';
+}
+
+/** The key-list column of one relationship for rows of `alias`, compiled once per dialect, target and alias. */
+function keyListColumn(ctx: CompileContext, rel: RelationshipSchema, alias: string): Knex.Raw {
+  const { knex, dialect } = ctx;
+  const target = targetModel(ctx, rel);
+  return compiledFragment(knex, dialect, rel, `link ${alias} ${target.table}.${target.key}`, () => {
+    // Aliases of their own (t0l0, …): the same text fits any query in which `alias` names the owner rows.
+    const { qb: from, alias: t } = correlatedTarget({ ...ctx, aliases: new Aliases(`${alias}l`) }, rel, alias);
+    return knex.raw('? as ??', [dialect.keyList!(knex, from, `${t}.${target.key}`), linkColumn(rel.name)]);
+  });
+}

@@ -1,0 +1,12 @@
+import type { Knex } from 'knex';
+import type { ListAnswer, ListPlan } from './compile-list.js';
+import type { Dialect } from './dialect.js';
+import { runStatement } from './run-statement.js';
+
+/** Runs a list plan on `db` (a pool or a transaction): its statements at once, then its fallback if needed. */
+export async function runList(db: Knex, dialect: Dialect, plan: ListPlan): Promise<ListAnswer> {
+  const parts = await Promise.all(plan.statements.map((s) => runStatement(db, dialect, s)));
+  let answer = Object.assign({ rows: [] }, ...parts) as ListAnswer;
+  if (plan.fallback && answer.total === undefined) answer = { ...answer, ...(await runStatement(db, dialect, plan.fallback)) };
+  return answer;
+}
