@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { runStatement } from '../src/index.js';
+import { eachDialect } from './support/each-dialect.js';
+import { collection, model } from './support/library.js';
+
+eachDialect(
+  'compileInsert, compileInsertReturning and compileAdvanceKey',
+  (t) => {
+    it('an insert answers the key it wrote', async () => {
+      expect(
+        await t().sql(t().compiler.insert(model('person'), { name: 'Dave', age: 40 }), {
+          postgres: {
+            sql: 'insert into "person" ("age", "name") values ($1, $2) returning "id"',
+            bindings: [40, 'Dave'],
+          },
+          mysql: {
+            sql: 'insert into `person` (`age`, `name`) values (?, ?)',
+            bindings: [40, 'Dave'],
+          },
+          sqlite: {
+            sql: 'insert into `person` (`age`, `name`) values (?, ?) returning `id`',
+            bindings: [40, 'Dave'],
+          },
+        }),
+      ).to.equal(4);
+    });
+
+    it('an insert of nothing but defaults', async () => {
+      expect(
+        await t().sql(t().compiler.insert(model('tag'), { name: 'new' }), {
+          postgres: {
+            sql: 'insert into "tag" ("name") values ($1) returning "id"',
+            bindings: ['new'],
+          },
+          mysql: {
+            sql: 'insert into `tag` (`name`) values (?)',
+            bindings: ['new'],
+          },
+          sqlite: {
+            sql: 'insert into `tag` (`name`) values (?) returning `id`',
+            bindings: ['new'],
+          },
+        }),
+      ).to.equal(4);
+    });
+
+    it('an insert returning the row in its read form, with the linkage its foreign keys give (where the database returns rows)', async () => {
+      const relations = { shown: [...collection('article').relationships.values()], included: new Set<string>() };
+      const statement = t().database.dialect.returning
+        ? t().compiler.insertReturning(model('article'), { title: 'New', author_id: 2 }, relations)
+        : undefined;
+      const row = await t().sql(statement, {
+        postgres: {
+          sql: 'insert into "article" ("author_id", "title") values ($1, $2) returning "id" as "id", "title" as "title", "author_id" as "author_id", "editor_name" as "editor_name"',
+          bindings: [2, 'New'],
+        },
+        mysql: undefined,
+        sqlite: {
+          sql: 'insert into `article` (`author_id`, `title`) values (?, ?) returning `id` as `id`, `title` as `title`, `author_id` as `author_id`, `editor_name` as `editor_name`',
+          bindings: [2, 'New'],
+        },
+      });
+      if (!statement) return;
+      expect([...statement.carried]).to.deep.equal(['author']);
+      expect(row.values).to.deep.equal({ id: 5, title: 'New', author_id: 2, editor_name: null });
+      expect(Object.fromEntries(row.linkage)).to.deep.equal({ author: '2' });
+    });
+
+    it('after a key the client chose, the key generator moves past it (where the database does not do so itself)', async () => {
+      const { knex, dialect } = t().database;
+      await runStatement(knex, dialect, t().compiler.insert(model('tag'), { id: 10, name: 'chosen' }));
+      await t().sql(t().compiler.advanceKey(model('tag')), {
+        postgres: {
+          sql: 'select setval(s, greatest(coalesce(pg_sequence_last_value(s), 0), (select coalesce(max("id"), 0) from "tag"), 1))\n       from (select pg_get_serial_sequence($1, $2)::regclass as s) q where s is not null',
+          bindings: ['"tag"', 'id'],
+        },
+        mysql: undefined,
+        sqlite: undefined,
+      });
+      expect(await runStatement(knex, dialect, t().compiler.insert(model('tag'), { name: 'next' }))).to.equal(11);
+    });
+  },
+  { seedEach: true },
+);
