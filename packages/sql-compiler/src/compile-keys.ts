@@ -1,8 +1,8 @@
-import type { ModelSchema, RelationshipSchema } from '@colapi/schema';
+import type { ModelSchema } from '@colapi/schema';
 import type { Filter } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
-import { targetModel, type CompileContext } from './field-expression.js';
+import type { CompileContext } from './field-expression.js';
 import { statementOf, type Statement } from './statement.js';
 
 /** Keys of the rows a filter matches (every row without one), in key order. */
@@ -17,12 +17,4 @@ export function compileKeys(ctx: CompileContext, model: ModelSchema, filter?: Fi
 export function compileExistingKeys(ctx: CompileContext, model: ModelSchema, keys: readonly unknown[]): Statement<Set<string>> {
   const qb = ctx.knex(model.table).whereIn(model.key, keys as Knex.Value[]).select(model.key);
   return statementOf(qb, ({ rows }) => new Set(rows.map((r) => String(r[model.key]))));
-}
-
-/** The join values of the targets of a relationship with these keys, by key as text (when the relationship does not join on the target's key). */
-export function compileJoinValues(ctx: CompileContext, rel: RelationshipSchema, keys: readonly unknown[]): Statement<Map<string, unknown>> {
-  const target = targetModel(ctx, rel);
-  const column = rel.join.targetColumn;
-  const qb = ctx.knex(target.table).whereIn(target.key, keys as Knex.Value[]).select(target.key, column);
-  return statementOf(qb, ({ rows }) => new Map(rows.map((r) => [String(r[target.key]), r[column]])));
 }

@@ -22,6 +22,8 @@ interface PooledConnection {
  * about as much CPU as the driver.
  */
 export async function runStatement<T>(db: Knex, dialect: Dialect, statement: Statement<T>): Promise<T> {
+  // As knex refuses it: a finished transaction's connection may serve another request by now.
+  if (db.isTransaction && (db as Knex.Transaction).isCompleted()) throw new Error('a statement was sent on a transaction that is over');
   const client = db.client;
   const connection = (await client.acquireConnection()) as PooledConnection;
   const { sql, bindings, method } = statement;

@@ -88,6 +88,16 @@ eachDialect('runStatement, the one runner', (t) => {
     expect(onPool.heard[1]!.error).to.equal(driverError(onPool.result));
   });
 
+  it('refuses a transaction that is over, whose connection may serve another request by now', async () => {
+    const { knex, dialect } = t().database;
+    let finished: Knex.Transaction | undefined;
+    await knex.transaction(async (trx) => {
+      finished = trx;
+    });
+    const error = await runStatement(finished!, dialect, names()).catch((e: unknown) => e);
+    expect(String(error)).to.match(/transaction that is over/);
+  });
+
   it("the same statement run by knex's own runner classifies alike", async () => {
     const { knex, dialect } = t().database;
     const error = await knex('person')
