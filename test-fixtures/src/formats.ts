@@ -25,7 +25,8 @@ async function load(id: string): Promise<unknown> {
 
 /** A format by its name, built by `createWireFormat()`, the factory every format package exports. */
 export async function formatByName(name: string): Promise<WireFormat> {
-  if (!FORMAT_NAMES.includes(name)) throw new Error(`API_FORMAT must be one of ${FORMAT_NAMES.join(', ')}; got "${name}"`);
+  if (!FORMAT_NAMES.includes(name))
+    throw new Error(`API_FORMAT must be one of ${FORMAT_NAMES.join(', ')}; got "${name}"`);
   const module = (await load(`${PREFIX}${name}`)) as { createWireFormat?: () => WireFormat };
   if (typeof module.createWireFormat !== 'function') throw new Error(`${PREFIX}${name} exports no createWireFormat()`);
   return module.createWireFormat();

@@ -24,8 +24,16 @@ export class Person extends Model {
 
   static override get relationMappings() {
     return {
-      articles: { relation: Model.HasManyRelation, modelClass: Article, join: { from: 'person.id', to: 'article.author_id' } },
-      comments: { relation: Model.HasManyRelation, modelClass: Comment, join: { from: 'person.id', to: 'comment.author_id' } },
+      articles: {
+        relation: Model.HasManyRelation,
+        modelClass: Article,
+        join: { from: 'person.id', to: 'article.author_id' },
+      },
+      comments: {
+        relation: Model.HasManyRelation,
+        modelClass: Comment,
+        join: { from: 'person.id', to: 'comment.author_id' },
+      },
     };
   }
 }
@@ -44,12 +52,24 @@ export class Article extends Model {
 
   static override get relationMappings() {
     return {
-      author: { relation: Model.BelongsToOneRelation, modelClass: Person, join: { from: 'article.author_id', to: 'person.id' } },
-      comments: { relation: Model.HasManyRelation, modelClass: Comment, join: { from: 'article.id', to: 'comment.article_id' } },
+      author: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Person,
+        join: { from: 'article.author_id', to: 'person.id' },
+      },
+      comments: {
+        relation: Model.HasManyRelation,
+        modelClass: Comment,
+        join: { from: 'article.id', to: 'comment.article_id' },
+      },
       tags: {
         relation: Model.ManyToManyRelation,
         modelClass: Tag,
-        join: { from: 'article.id', through: { from: 'article_tag.article_id', to: 'article_tag.tag_id' }, to: 'tag.id' },
+        join: {
+          from: 'article.id',
+          through: { from: 'article_tag.article_id', to: 'article_tag.tag_id' },
+          to: 'tag.id',
+        },
       },
     };
   }
@@ -69,8 +89,16 @@ export class Comment extends Model {
 
   static override get relationMappings() {
     return {
-      article: { relation: Model.BelongsToOneRelation, modelClass: Article, join: { from: 'comment.article_id', to: 'article.id' } },
-      author: { relation: Model.BelongsToOneRelation, modelClass: Person, join: { from: 'comment.author_id', to: 'person.id' } },
+      article: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Article,
+        join: { from: 'comment.article_id', to: 'article.id' },
+      },
+      author: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Person,
+        join: { from: 'comment.author_id', to: 'person.id' },
+      },
     };
   }
 }
@@ -88,7 +116,11 @@ export class Tag extends Model {
       articles: {
         relation: Model.ManyToManyRelation,
         modelClass: Article,
-        join: { from: 'tag.id', through: { from: 'article_tag.tag_id', to: 'article_tag.article_id' }, to: 'article.id' },
+        join: {
+          from: 'tag.id',
+          through: { from: 'article_tag.tag_id', to: 'article_tag.article_id' },
+          to: 'article.id',
+        },
       },
     };
   }

@@ -21,13 +21,17 @@ function logUnexpected(error: unknown): void {
       ? `${e.name}: ${e.message}${e.stack ? `\n${e.stack.split('\n').slice(1, 4).join('\n')}` : ''}${e.cause === undefined ? '' : `\ncaused by: ${describe(e.cause)}`}`
       : String(e);
   const cause = describe(error);
-  process.stderr.write(`${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg: 'request failed with 500', cause })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg: 'request failed with 500', cause })}\n`,
+  );
 }
 
 /** A replica leaving or rejoining the rotation is the operator's business too. */
 function logReplica(change: ReplicaChange): void {
   const msg = change.serving ? 'replica serves reads' : 'replica taken out of rotation';
-  process.stderr.write(`${JSON.stringify({ level: change.serving ? 'info' : 'warn', time: new Date().toISOString(), msg, replica: change.replica, reason: change.reason })}\n`);
+  process.stderr.write(
+    `${JSON.stringify({ level: change.serving ? 'info' : 'warn', time: new Date().toISOString(), msg, replica: change.replica, reason: change.reason })}\n`,
+  );
 }
 
 async function main() {

@@ -1,7 +1,6 @@
 import { redactUrl } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 
-
 /**
  * The one line the conformance target prints when it cannot start: which database it could not reach or
  * open (password hidden) and the driver's reason, on one line whatever the driver's message looks like.
@@ -9,8 +8,12 @@ import type { Knex } from 'knex';
 export function startupMessage(error: unknown, url: string): string {
   const e = error as { message?: unknown; code?: unknown; errors?: unknown[] } | undefined;
   // Node answers a host with several addresses (localhost) that refuse all with an AggregateError and no message.
-  const first = (Array.isArray(e?.errors) && e.errors.length ? e.errors[0] : e) as { message?: unknown; code?: unknown } | undefined;
-  const reason = String(first?.message || first?.code || error).split('\n')[0]!.trim();
+  const first = (Array.isArray(e?.errors) && e.errors.length ? e.errors[0] : e) as
+    | { message?: unknown; code?: unknown }
+    | undefined;
+  const reason = String(first?.message || first?.code || error)
+    .split('\n')[0]!
+    .trim();
   const unreachable = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|EAI_AGAIN|timeout acquiring|connect/i.test(reason);
   return `conformance target failed to start: ${unreachable ? 'cannot reach' : 'cannot open'} the database at ${redactUrl(url)}: ${reason}`;
 }

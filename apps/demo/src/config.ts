@@ -81,18 +81,24 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): De
     help: values.help === true,
   };
   if (config.help) return config;
-  if (!/^\d{1,5}$/.test(portText) || config.port > 65535) throw new UsageError(`PORT must be a number from 0 to 65535; got "${portText}"`);
+  if (!/^\d{1,5}$/.test(portText) || config.port > 65535)
+    throw new UsageError(`PORT must be a number from 0 to 65535; got "${portText}"`);
   if (!/^\d{1,2}$/.test(workersText) || config.workers < 1 || config.workers > 64) {
     throw new UsageError(`WORKERS must be a whole number from 1 to 64; got "${workersText}"`);
   }
-  if (!FORMATS[format]) throw new UsageError(`API_FORMAT must be one of ${Object.keys(FORMATS).join(', ')}; got "${format}"`);
+  if (!FORMATS[format])
+    throw new UsageError(`API_FORMAT must be one of ${Object.keys(FORMATS).join(', ')}; got "${format}"`);
   if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'].includes(config.logLevel)) {
-    throw new UsageError(`LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "${config.logLevel}"`);
+    throw new UsageError(
+      `LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "${config.logLevel}"`,
+    );
   }
   try {
     dialectForUrl(databaseUrl);
   } catch {
-    throw new UsageError(`DATABASE_URL must start with postgres://, mysql:// or sqlite:; got "${redactUrl(databaseUrl)}"`);
+    throw new UsageError(
+      `DATABASE_URL must start with postgres://, mysql:// or sqlite:; got "${redactUrl(databaseUrl)}"`,
+    );
   }
   for (const replica of config.replicaUrls) {
     let same = false;
@@ -101,7 +107,10 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): De
     } catch {
       // Not a database URL at all: told below like one of another kind.
     }
-    if (!same) throw new UsageError(`DATABASE_REPLICA_URLS must list replicas of the PostgreSQL or MariaDB/MySQL database at DATABASE_URL; got "${redactUrl(replica)}"`);
+    if (!same)
+      throw new UsageError(
+        `DATABASE_REPLICA_URLS must list replicas of the PostgreSQL or MariaDB/MySQL database at DATABASE_URL; got "${redactUrl(replica)}"`,
+      );
   }
   return config;
 }
@@ -110,4 +119,3 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): De
 export function prepareSqliteFolder(url: string): void {
   if (url === DEFAULT_DATABASE_URL) mkdirSync(DATA_DIR, { recursive: true });
 }
-

@@ -46,14 +46,21 @@ export interface Demo {
 /** The database could not be reached or opened at start; its message is one line fit for a user. */
 export class DatabaseUnavailable extends Error {}
 
-async function openDatabase(url: string, timeout: number, replicas: readonly string[] = [], logger?: Logger): Promise<Database> {
+async function openDatabase(
+  url: string,
+  timeout: number,
+  replicas: readonly string[] = [],
+  logger?: Logger,
+): Promise<Database> {
   prepareSqliteFolder(url);
   const database = connect(url, {
     acquireConnectionTimeout: timeout,
     replicas,
     replicaPolicy: {
       onChange: ({ replica, serving, reason }) =>
-        serving ? logger?.info({ replica }, 'replica serves reads') : logger?.warn({ replica, reason }, 'replica taken out of rotation'),
+        serving
+          ? logger?.info({ replica }, 'replica serves reads')
+          : logger?.warn({ replica, reason }, 'replica taken out of rotation'),
     },
   });
   try {
@@ -78,7 +85,9 @@ async function prepare(database: Database, registry: Registry, logger: Logger): 
  * Creates and seeds the bookshop without serving it: what a cluster primary does once, so that its workers
  * (each a `startDemo`) find the tables ready instead of racing to create them.
  */
-export async function prepareDemo(options: Pick<DemoOptions, 'databaseUrl' | 'logger' | 'connectTimeout'>): Promise<number> {
+export async function prepareDemo(
+  options: Pick<DemoOptions, 'databaseUrl' | 'logger' | 'connectTimeout'>,
+): Promise<number> {
   const database = await openDatabase(options.databaseUrl, options.connectTimeout ?? 10_000);
   try {
     return await prepare(database, await demoRegistry(), options.logger ?? pino({ level: 'silent' }));
@@ -97,7 +106,12 @@ export function originOf(host: string | undefined, port: number): string {
 export async function startDemo(options: DemoOptions): Promise<Demo> {
   const logger = options.logger ?? pino({ level: 'silent' });
   const format = formatByName(options.format ?? 'jsonapi');
-  const database = await openDatabase(options.databaseUrl, options.connectTimeout ?? 10_000, options.replicaUrls, logger);
+  const database = await openDatabase(
+    options.databaseUrl,
+    options.connectTimeout ?? 10_000,
+    options.replicaUrls,
+    logger,
+  );
   let server: Server | undefined;
   try {
     const registry = await demoRegistry();

@@ -30,7 +30,14 @@ async function main(): Promise<void> {
     runPrimary({ workers: config.workers, onListening: ({ port }) => banner(originOf(config.host, port)) });
     return;
   }
-  const demo = await startDemo({ databaseUrl: config.databaseUrl, replicaUrls: config.replicaUrls, format: config.format, port: config.port, host: config.host, logger });
+  const demo = await startDemo({
+    databaseUrl: config.databaseUrl,
+    replicaUrls: config.replicaUrls,
+    format: config.format,
+    port: config.port,
+    host: config.host,
+    logger,
+  });
   if (cluster.isPrimary) banner(demo.origin);
   stopOnSignals(demo, logger);
 }
@@ -74,6 +81,8 @@ main().catch((error: unknown) => {
     process.stderr.write(`demo: cannot listen: ${(error as Error).message}; choose another PORT\n`);
     process.exit(1);
   }
-  process.stderr.write(`demo: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `demo: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

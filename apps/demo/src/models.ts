@@ -22,7 +22,11 @@ export class Publisher extends Model {
 
   static override get relationMappings() {
     return {
-      books: { relation: Model.HasManyRelation, modelClass: Book, join: { from: 'publishers.id', to: 'books.publisher_id' } },
+      books: {
+        relation: Model.HasManyRelation,
+        modelClass: Book,
+        join: { from: 'publishers.id', to: 'books.publisher_id' },
+      },
     };
   }
 }
@@ -76,9 +80,21 @@ export class Book extends Model {
 
   static override get relationMappings() {
     return {
-      author: { relation: Model.BelongsToOneRelation, modelClass: Author, join: { from: 'books.author_id', to: 'authors.id' } },
-      publisher: { relation: Model.BelongsToOneRelation, modelClass: Publisher, join: { from: 'books.publisher_id', to: 'publishers.id' } },
-      reviews: { relation: Model.HasManyRelation, modelClass: Review, join: { from: 'books.id', to: 'reviews.book_id' } },
+      author: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Author,
+        join: { from: 'books.author_id', to: 'authors.id' },
+      },
+      publisher: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Publisher,
+        join: { from: 'books.publisher_id', to: 'publishers.id' },
+      },
+      reviews: {
+        relation: Model.HasManyRelation,
+        modelClass: Review,
+        join: { from: 'books.id', to: 'reviews.book_id' },
+      },
       tags: {
         relation: Model.ManyToManyRelation,
         modelClass: Tag,
@@ -105,7 +121,11 @@ export class Review extends Model {
 
   static override get relationMappings() {
     return {
-      book: { relation: Model.BelongsToOneRelation, modelClass: Book, join: { from: 'reviews.book_id', to: 'books.id' } },
+      book: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Book,
+        join: { from: 'reviews.book_id', to: 'books.id' },
+      },
     };
   }
 }

@@ -14,9 +14,15 @@ export async function demoRegistry(): Promise<Registry> {
   const m = (name: string) => models.get(name)!;
   return new Registry([
     { model: m('Book'), options: { name: 'books', methods: ALL, allow_functions: true } },
-    { model: m('Author'), options: { name: 'authors', methods: ALL, allow_functions: true, additional_attributes: ['full_name'] } },
+    {
+      model: m('Author'),
+      options: { name: 'authors', methods: ALL, allow_functions: true, additional_attributes: ['full_name'] },
+    },
     { model: m('Review'), options: { name: 'reviews', methods: ['GET', 'POST'], allow_functions: true } },
-    { model: m('Tag'), options: { name: 'tags', methods: ['GET', 'POST', 'DELETE'], allow_client_generated_ids: true } },
+    {
+      model: m('Tag'),
+      options: { name: 'tags', methods: ['GET', 'POST', 'DELETE'], allow_client_generated_ids: true },
+    },
     { model: m('Publisher'), options: { name: 'publishers', methods: ['GET'] } },
   ]);
 }

@@ -17,18 +17,164 @@ function random(seed: number): () => number {
   };
 }
 
-const FIRST = ['Ada', 'Boris', 'Clara', 'Diego', 'Elena', 'Farid', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Keiko', 'Liam', 'Mira', 'Nils', 'Olga', 'Pavel', 'Quinn', 'Rosa', 'Sven', 'Tara', 'Umar', 'Vera', 'Wen', 'Yara', 'Zoe'];
-const LAST = ['Albright', 'Brennan', 'Castillo', 'Dubois', 'Eriksen', 'Fontaine', 'Garber', 'Holm', 'Ibarra', 'Jansen', 'Kowalski', 'Lindqvist', 'Moreau', 'Novak', 'Okafor', 'Petrov', 'Quint', 'Rossi', 'Sato', 'Tanaka', 'Umbers', 'Varga', 'Whitlock', 'Yilmaz', 'Zeller'];
-const COUNTRIES = ['Brazil', 'Canada', 'France', 'Germany', 'Ireland', 'Italy', 'Japan', 'Nigeria', 'Norway', 'Poland', 'Spain', 'Sweden', 'United Kingdom', 'United States'];
-const ADJECTIVES = ['Silent', 'Hidden', 'Last', 'Crimson', 'Quiet', 'Broken', 'Golden', 'Distant', 'Wild', 'Secret', 'Paper', 'Northern', 'Glass', 'Winter', 'Burning', 'Lost'];
-const NOUNS = ['River', 'Garden', 'Harbour', 'Library', 'Orchard', 'Lighthouse', 'Mountain', 'Atlas', 'Kingdom', 'Station', 'Island', 'Archive', 'Forest', 'Bridge', 'Compass', 'Season'];
-const PUBLISHERS: [string, string, number][] = [
-  ['Northwind Press', 'Oslo', 1921], ['Lantern House', 'Dublin', 1948], ['Blue Heron Books', 'Toronto', 1967], ['Meridian & Sons', 'London', 1889],
-  ['Vellum Editions', 'Lyon', 1954], ['Cedar Lane', 'Portland', 1992], ['Kestrel Publishing', 'Kraków', 2003], ['Saffron Street', 'Lagos', 2011],
+const FIRST = [
+  'Ada',
+  'Boris',
+  'Clara',
+  'Diego',
+  'Elena',
+  'Farid',
+  'Greta',
+  'Hugo',
+  'Ines',
+  'Jonas',
+  'Keiko',
+  'Liam',
+  'Mira',
+  'Nils',
+  'Olga',
+  'Pavel',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tara',
+  'Umar',
+  'Vera',
+  'Wen',
+  'Yara',
+  'Zoe',
 ];
-const TAGS = ['fiction', 'mystery', 'history', 'science', 'poetry', 'travel', 'fantasy', 'biography', 'classic', 'romance', 'thriller', 'essays', 'philosophy', 'cooking', 'children', 'award-winner'];
-const REVIEWERS = ['bookworm42', 'nightreader', 'margin_notes', 'the_librarian', 'pageturner', 'slowreader', 'inkandcoffee', 'dogeared', 'readsontrains', 'quietshelf'];
-const OPINIONS = ['Could not put it down.', 'A slow start, then wonderful.', 'Beautifully written.', 'Not for me, I am afraid.', 'The ending surprised me.', 'I will read it again.', 'Too long by half.', 'A small masterpiece.', 'Uneven but brave.', 'Recommended to every friend.'];
+const LAST = [
+  'Albright',
+  'Brennan',
+  'Castillo',
+  'Dubois',
+  'Eriksen',
+  'Fontaine',
+  'Garber',
+  'Holm',
+  'Ibarra',
+  'Jansen',
+  'Kowalski',
+  'Lindqvist',
+  'Moreau',
+  'Novak',
+  'Okafor',
+  'Petrov',
+  'Quint',
+  'Rossi',
+  'Sato',
+  'Tanaka',
+  'Umbers',
+  'Varga',
+  'Whitlock',
+  'Yilmaz',
+  'Zeller',
+];
+const COUNTRIES = [
+  'Brazil',
+  'Canada',
+  'France',
+  'Germany',
+  'Ireland',
+  'Italy',
+  'Japan',
+  'Nigeria',
+  'Norway',
+  'Poland',
+  'Spain',
+  'Sweden',
+  'United Kingdom',
+  'United States',
+];
+const ADJECTIVES = [
+  'Silent',
+  'Hidden',
+  'Last',
+  'Crimson',
+  'Quiet',
+  'Broken',
+  'Golden',
+  'Distant',
+  'Wild',
+  'Secret',
+  'Paper',
+  'Northern',
+  'Glass',
+  'Winter',
+  'Burning',
+  'Lost',
+];
+const NOUNS = [
+  'River',
+  'Garden',
+  'Harbour',
+  'Library',
+  'Orchard',
+  'Lighthouse',
+  'Mountain',
+  'Atlas',
+  'Kingdom',
+  'Station',
+  'Island',
+  'Archive',
+  'Forest',
+  'Bridge',
+  'Compass',
+  'Season',
+];
+const PUBLISHERS: [string, string, number][] = [
+  ['Northwind Press', 'Oslo', 1921],
+  ['Lantern House', 'Dublin', 1948],
+  ['Blue Heron Books', 'Toronto', 1967],
+  ['Meridian & Sons', 'London', 1889],
+  ['Vellum Editions', 'Lyon', 1954],
+  ['Cedar Lane', 'Portland', 1992],
+  ['Kestrel Publishing', 'Kraków', 2003],
+  ['Saffron Street', 'Lagos', 2011],
+];
+const TAGS = [
+  'fiction',
+  'mystery',
+  'history',
+  'science',
+  'poetry',
+  'travel',
+  'fantasy',
+  'biography',
+  'classic',
+  'romance',
+  'thriller',
+  'essays',
+  'philosophy',
+  'cooking',
+  'children',
+  'award-winner',
+];
+const REVIEWERS = [
+  'bookworm42',
+  'nightreader',
+  'margin_notes',
+  'the_librarian',
+  'pageturner',
+  'slowreader',
+  'inkandcoffee',
+  'dogeared',
+  'readsontrains',
+  'quietshelf',
+];
+const OPINIONS = [
+  'Could not put it down.',
+  'A slow start, then wonderful.',
+  'Beautifully written.',
+  'Not for me, I am afraid.',
+  'The ending surprised me.',
+  'I will read it again.',
+  'Too long by half.',
+  'A small masterpiece.',
+  'Uneven but brave.',
+  'Recommended to every friend.',
+];
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
@@ -42,7 +188,8 @@ export function generateBookshop(counts: SeedCounts = { authors: 40, books: 160 
   const rnd = random(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
   const between = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
-  const date = (fromYear: number, toYear: number) => `${between(fromYear, toYear)}-${pad(between(1, 12))}-${pad(between(1, 28))}`;
+  const date = (fromYear: number, toYear: number) =>
+    `${between(fromYear, toYear)}-${pad(between(1, 12))}-${pad(between(1, 28))}`;
 
   const publishers = PUBLISHERS.map(([name, city, founded], i) => ({ id: i + 1, name, city, founded }));
   const authors = Array.from({ length: counts.authors }, (_, i) => ({
@@ -54,7 +201,10 @@ export function generateBookshop(counts: SeedCounts = { authors: 40, books: 160 
     country: pick(COUNTRIES),
   }));
   const books = Array.from({ length: counts.books }, (_, i) => {
-    const title = rnd() < 0.5 ? `The ${pick(ADJECTIVES)} ${pick(NOUNS)}` : `${pick(NOUNS)} of the ${pick(ADJECTIVES)} ${pick(NOUNS)}`;
+    const title =
+      rnd() < 0.5
+        ? `The ${pick(ADJECTIVES)} ${pick(NOUNS)}`
+        : `${pick(NOUNS)} of the ${pick(ADJECTIVES)} ${pick(NOUNS)}`;
     return {
       id: i + 1,
       title: i % 7 === 0 ? `${title}, Volume ${1 + (i % 3)}` : title,

@@ -7,7 +7,10 @@ import { TABLES } from './tables.js';
 /** After rows with explicit ids, the next generated id must come after them; only PostgreSQL needs telling. */
 const AFTER_EXPLICIT_IDS: Readonly<Record<string, (trx: Knex.Transaction, table: string) => Promise<void>>> = {
   postgres: async (trx, table) => {
-    await trx.raw(`select setval(pg_get_serial_sequence(?, 'id'), coalesce((select max(id) from ??), 0) + 1, false)`, [table, table]);
+    await trx.raw(`select setval(pg_get_serial_sequence(?, 'id'), coalesce((select max(id) from ??), 0) + 1, false)`, [
+      table,
+      table,
+    ]);
   },
 };
 
@@ -23,7 +26,12 @@ export async function isEmpty(knex: Knex): Promise<boolean> {
  * Fills empty tables with the sample data, in one transaction; does nothing when any row exists, so a
  * restart never duplicates or overwrites what a user changed. Answers the number of rows written.
  */
-export async function seedIfEmpty(knex: Knex, dialect: Dialect, registry: Registry, rows: Rows = generateBookshop()): Promise<number> {
+export async function seedIfEmpty(
+  knex: Knex,
+  dialect: Dialect,
+  registry: Registry,
+  rows: Rows = generateBookshop(),
+): Promise<number> {
   if (!(await isEmpty(knex))) return 0;
   let written = 0;
   await knex.transaction(async (trx) => {

@@ -5,7 +5,7 @@ const filter = (f: unknown) => `filter[objects]=${encodeURIComponent(JSON.string
 
 /** The bookshop through Format A on every reachable database: the same rows, the same answers. */
 for (const kind of kinds()) {
-  describe(`demo API on ${kind}`, function () {
+  describe(`demo API on ${kind}`, () => {
     let running: RunningDemo | undefined;
     let origin = '';
     before(async function () {
@@ -41,17 +41,28 @@ for (const kind of kinds()) {
       const reviews = await call(origin, '/api/books/1/reviews');
       expect(reviews.status).to.equal(200);
       expect(reviews.json.data.every((r: { type: string }) => r.type === 'reviews')).to.equal(true);
-      const poetry = await call(origin, `/api/books?${filter([{ name: 'tags', op: 'any', val: { name: 'name', op: '==', val: 'poetry' } }])}&include=tags&page[size]=100`);
+      const poetry = await call(
+        origin,
+        `/api/books?${filter([{ name: 'tags', op: 'any', val: { name: 'name', op: '==', val: 'poetry' } }])}&include=tags&page[size]=100`,
+      );
       expect(poetry.json.data.length).to.be.greaterThan(0);
       for (const book of poetry.json.data) {
         const tagIds = book.relationships.tags.data.map((t: { id: string }) => t.id);
-        const names = poetry.json.included.filter((t: { id: string }) => tagIds.includes(t.id)).map((t: { attributes: { name: string } }) => t.attributes.name);
+        const names = poetry.json.included
+          .filter((t: { id: string }) => tagIds.includes(t.id))
+          .map((t: { attributes: { name: string } }) => t.attributes.name);
         expect(names).to.include('poetry');
       }
     });
 
     it('filters and sorts on dates, numbers and booleans', async () => {
-      const res = await call(origin, `/api/books?${filter([{ name: 'published_on', op: '>=', val: '2000-01-01' }, { name: 'in_print', op: '==', val: true }])}&sort=-price&page[size]=100`);
+      const res = await call(
+        origin,
+        `/api/books?${filter([
+          { name: 'published_on', op: '>=', val: '2000-01-01' },
+          { name: 'in_print', op: '==', val: true },
+        ])}&sort=-price&page[size]=100`,
+      );
       expect(res.status).to.equal(200);
       const prices = res.json.data.map((b: { attributes: { price: number } }) => b.attributes.price);
       expect(prices).to.deep.equal([...prices].sort((a, b) => b - a));
@@ -62,7 +73,12 @@ for (const kind of kinds()) {
     });
 
     it('evaluates functions', async () => {
-      const functions = encodeURIComponent(JSON.stringify([{ name: 'count', field: 'id' }, { name: 'max', field: 'rating' }]));
+      const functions = encodeURIComponent(
+        JSON.stringify([
+          { name: 'count', field: 'id' },
+          { name: 'max', field: 'rating' },
+        ]),
+      );
       const res = await call(origin, `/api/eval/reviews?functions=${functions}`);
       expect(res.status).to.equal(200);
       expect(res.json.data[0]).to.be.greaterThan(200);
@@ -72,24 +88,42 @@ for (const kind of kinds()) {
     it('creates with ids after the seeded ones, and updates', async () => {
       const created = await call(origin, '/api/books', {
         method: 'POST',
-        json: { data: { type: 'books', attributes: { title: 'A New Book', published_on: '2025-01-02', price: 12.5, in_print: true }, relationships: { author: { data: { type: 'authors', id: '3' } } } } },
+        json: {
+          data: {
+            type: 'books',
+            attributes: { title: 'A New Book', published_on: '2025-01-02', price: 12.5, in_print: true },
+            relationships: { author: { data: { type: 'authors', id: '3' } } },
+          },
+        },
       });
       expect(created.status, created.text).to.equal(201);
       expect(Number(created.json.data.id)).to.be.greaterThan(160);
       const id = created.json.data.id;
-      const updated = await call(origin, `/api/books/${id}`, { method: 'PATCH', json: { data: { type: 'books', id, attributes: { price: 9.99 } } } });
+      const updated = await call(origin, `/api/books/${id}`, {
+        method: 'PATCH',
+        json: { data: { type: 'books', id, attributes: { price: 9.99 } } },
+      });
       expect(updated.status).to.equal(200);
       expect(updated.json.data.attributes.price).to.equal(9.99);
       const review = await call(origin, '/api/reviews', {
         method: 'POST',
-        json: { data: { type: 'reviews', attributes: { rating: 4, reviewer: 'tester', created_at: '2025-01-03T10:00:00' }, relationships: { book: { data: { type: 'books', id } } } } },
+        json: {
+          data: {
+            type: 'reviews',
+            attributes: { rating: 4, reviewer: 'tester', created_at: '2025-01-03T10:00:00' },
+            relationships: { book: { data: { type: 'books', id } } },
+          },
+        },
       });
       expect(review.status, review.text).to.equal(201);
       expect(review.json.data.attributes.created_at).to.equal('2025-01-03T10:00:00');
     });
 
     it('refuses what a collection did not register', async () => {
-      const patch = await call(origin, '/api/reviews/1', { method: 'PATCH', json: { data: { type: 'reviews', id: '1', attributes: { rating: 1 } } } });
+      const patch = await call(origin, '/api/reviews/1', {
+        method: 'PATCH',
+        json: { data: { type: 'reviews', id: '1', attributes: { rating: 1 } } },
+      });
       expect(patch.status).to.equal(405);
       expect(patch.headers.get('allow')).to.equal('GET');
       const evalPublishers = await call(origin, '/api/eval/publishers?functions=[]');

@@ -8,7 +8,15 @@ import { startOn, type RunningDemo } from './helpers.js';
 const CHROMIUM = '/usr/bin/chromium';
 const OUTPUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-output');
 // Without the background-networking flags Chromium keeps dialling out, which this network refuses.
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** A page expression (run in the browser, so written as text) true once the URL bar shows `url`. */
 const urlShown = (url: string) => `document.getElementById('request-url').value === ${JSON.stringify(url)}`;
@@ -23,7 +31,8 @@ describe('demo browsable API (headless Chromium)', function () {
   before(async function () {
     if (!existsSync(CHROMIUM)) {
       // CI installs Chromium in .ci/run, so there a missing browser is a broken machine, not a choice.
-      if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing; .ci/run installs it with apt-get install -y chromium`);
+      if (process.env.CI === 'true')
+        throw new Error(`${CHROMIUM} is missing; .ci/run installs it with apt-get install -y chromium`);
       console.warn(`  ! ${CHROMIUM} is missing: skipping the browser test (apt-get install -y chromium to run it)`);
       this.skip();
     }

@@ -39,7 +39,11 @@ function childrenOf(pid: number): number[] {
     .filter((d) => /^\d+$/.test(d))
     .filter((d) => {
       try {
-        return readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1] === String(pid);
+        return (
+          readFileSync(`/proc/${d}/stat`, 'utf8')
+            .replace(/^.*\) /, '')
+            .split(' ')[1] === String(pid)
+        );
       } catch {
         return false;
       }
@@ -61,7 +65,8 @@ async function waitFor(r: Run, pattern: RegExp, ms = 30_000): Promise<RegExpMatc
   for (;;) {
     const m = pattern.exec(r.stdout);
     if (m) return m;
-    if (Date.now() > deadline || r.child.exitCode !== null) throw new Error(`no ${pattern} in output:\n${r.stdout}\n${r.stderr}`);
+    if (Date.now() > deadline || r.child.exitCode !== null)
+      throw new Error(`no ${pattern} in output:\n${r.stdout}\n${r.stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -77,7 +82,8 @@ describe('pnpm demo (the command)', function () {
   it('--help lists the variables and exits 0', async () => {
     const r = run(['--help']);
     expect(await r.exited).to.equal(0);
-    for (const name of ['DATABASE_URL', 'PORT', 'API_FORMAT', 'postgres://', 'mysql://', 'sqlite:']) expect(r.stdout).to.contain(name);
+    for (const name of ['DATABASE_URL', 'PORT', 'API_FORMAT', 'postgres://', 'mysql://', 'sqlite:'])
+      expect(r.stdout).to.contain(name);
   });
 
   it('tells in one line, exit code 1 and no stack, that the database cannot be reached', async () => {
@@ -85,7 +91,9 @@ describe('pnpm demo (the command)', function () {
     expect(await r.exited).to.equal(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines).to.have.length(1);
-    expect(lines[0]).to.match(/^demo: cannot reach the database at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED/);
+    expect(lines[0]).to.match(
+      /^demo: cannot reach the database at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED/,
+    );
     expect(r.stderr).not.to.contain('secret');
   });
 
@@ -108,7 +116,11 @@ describe('pnpm demo (the command)', function () {
     expect(r.stdout.match(/seeded the sample bookshop/g)).to.have.lengthOf(1);
     const workers = childrenOf(r.child.pid!);
     expect(workers).to.have.lengthOf(2);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${origin}/api/books?page[size]=1`, { headers: { accept: 'application/vnd.api+json' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(`${origin}/api/books?page[size]=1`, { headers: { accept: 'application/vnd.api+json' } }),
+      ),
+    );
     expect(answers.map((a) => a.status)).to.deep.equal(Array(20).fill(200));
     r.child.kill('SIGTERM');
     expect(await r.exited).to.equal(0);
@@ -136,21 +148,28 @@ describe('graceful shutdown', () => {
     const demo = await startDemo({
       databaseUrl: `sqlite:${join(dir, 'stop.sqlite')}`,
       // Holds one request between its arrival and the API, as a slow query would.
-      before: [async (ctx, next) => {
-        if (ctx.get('x-hold') === 'yes') {
-          arrived();
-          await held;
-        }
-        await next();
-      }],
+      before: [
+        async (ctx, next) => {
+          if (ctx.get('x-hold') === 'yes') {
+            arrived();
+            await held;
+          }
+          await next();
+        },
+      ],
     });
     try {
-      const slow = fetch(`${demo.origin}/api/books?page[size]=1`, { headers: { accept: 'application/vnd.api+json', 'x-hold': 'yes' } });
+      const slow = fetch(`${demo.origin}/api/books?page[size]=1`, {
+        headers: { accept: 'application/vnd.api+json', 'x-hold': 'yes' },
+      });
       await inFlight;
       const closing = demo.close();
       await new Promise((resolve) => setTimeout(resolve, 100));
       // New connections are refused while the old request is still running.
-      const refused = await fetch(`${demo.origin}/`).then(() => false, () => true);
+      const refused = await fetch(`${demo.origin}/`).then(
+        () => false,
+        () => true,
+      );
       expect(refused).to.equal(true);
       release();
       const released = performance.now();
@@ -161,7 +180,10 @@ describe('graceful shutdown', () => {
       // Its keep-alive connection must not hold the stop until the idle timeout (5 s).
       expect(performance.now() - released).to.be.below(1500);
       // The pool is gone: knex refuses queries after destroy.
-      const afterClose = await demo.database.knex.raw('select 1').then(() => 'ran', (e: Error) => e.message);
+      const afterClose = await demo.database.knex.raw('select 1').then(
+        () => 'ran',
+        (e: Error) => e.message,
+      );
       expect(afterClose).not.to.equal('ran');
     } finally {
       release();

@@ -39,7 +39,8 @@ export function capturingLogger(): { logger: Logger; lines: Record<string, unkno
   const lines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of String(chunk).split('\n'))
+        if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -57,7 +58,11 @@ export interface CallResult {
 }
 
 /** GET (or another method) against a demo, JSON in and out. */
-export async function call(origin: string, path: string, init: RequestInit & { json?: unknown } = {}): Promise<CallResult> {
+export async function call(
+  origin: string,
+  path: string,
+  init: RequestInit & { json?: unknown } = {},
+): Promise<CallResult> {
   const headers = new Headers(init.headers);
   if (!headers.has('accept')) headers.set('accept', JSONAPI);
   let body = init.body;

@@ -48,10 +48,15 @@ describe('README curl examples', function () {
   it('cover filter, sort, include, paging, create, update and functions in both formats', () => {
     const of = (port: string) => commands.filter((c) => c.includes(`127.0.0.1:${port}/`)).join('\n');
     const a = of('8080');
-    for (const part of ['filter[objects]', 'sort=', 'include=', 'page[number]', '-X POST', '-X PATCH', '/api/eval/']) expect(a, part).to.contain(part);
+    for (const part of ['filter[objects]', 'sort=', 'include=', 'page[number]', '-X POST', '-X PATCH', '/api/eval/'])
+      expect(a, part).to.contain(part);
     const b = of('8081');
-    for (const part of ['"filters"', '"order_by"', 'results_per_page', '-X POST', '-X PATCH', '/api/eval/']) expect(b, part).to.contain(part);
-    expect(commands.every((c) => /127\.0\.0\.1:(8080|8081)\//.test(c)), 'every example names a demo of the tour').to.equal(true);
+    for (const part of ['"filters"', '"order_by"', 'results_per_page', '-X POST', '-X PATCH', '/api/eval/'])
+      expect(b, part).to.contain(part);
+    expect(
+      commands.every((c) => /127\.0\.0\.1:(8080|8081)\//.test(c)),
+      'every example names a demo of the tour',
+    ).to.equal(true);
   });
 
   it('all answer 2xx', async () => {

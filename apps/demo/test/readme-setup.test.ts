@@ -82,9 +82,9 @@ describe('README: publishing your own models', function () {
     try {
       let res: Response | undefined;
       for (let i = 0; i < 100 && !res; i++) {
-        res = await fetch(`http://127.0.0.1:${port}/api/books?include=author`, { headers: { accept: 'application/vnd.api+json' } }).catch(
-          () => undefined,
-        );
+        res = await fetch(`http://127.0.0.1:${port}/api/books?include=author`, {
+          headers: { accept: 'application/vnd.api+json' },
+        }).catch(() => undefined);
         if (!res) await new Promise((r) => setTimeout(r, 200));
       }
       expect(res, stderr).to.not.equal(undefined);

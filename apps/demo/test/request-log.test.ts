@@ -37,6 +37,8 @@ describe('demo request log', () => {
   });
 
   it('logs the seeding of the first start', () => {
-    expect(lines.find((l) => l.msg === 'seeded the sample bookshop')).to.have.property('rows').greaterThan(300);
+    expect(lines.find((l) => l.msg === 'seeded the sample bookshop'))
+      .to.have.property('rows')
+      .greaterThan(300);
   });
 });

@@ -45,12 +45,18 @@ describe('demo seeding on start', () => {
 
   it('does not seed again when the tables hold data, and keeps what users changed', async () => {
     const { origin } = running.demo;
-    const created = await call(origin, '/api/tags', { method: 'POST', json: { data: { type: 'tags', attributes: { name: 'kept-across-restarts' } } } });
+    const created = await call(origin, '/api/tags', {
+      method: 'POST',
+      json: { data: { type: 'tags', attributes: { name: 'kept-across-restarts' } } },
+    });
     expect(created.status).to.equal(201);
     await running.demo.close();
     const again = (restarted = await startDemo({ databaseUrl: running.db.url }));
     expect(again.seeded).to.equal(0);
-    const tags = await call(again.origin, `/api/tags?filter[objects]=${encodeURIComponent(JSON.stringify([{ name: 'name', op: '==', val: 'kept-across-restarts' }]))}`);
+    const tags = await call(
+      again.origin,
+      `/api/tags?filter[objects]=${encodeURIComponent(JSON.stringify([{ name: 'name', op: '==', val: 'kept-across-restarts' }]))}`,
+    );
     expect(tags.json.data).to.have.length(1);
     const books = await call(again.origin, '/api/books?page[size]=1');
     expect(books.json.meta.total).to.equal(160);

@@ -1,12 +1,20 @@
 // The browsable API: reads the server's OpenAPI document (its x-colapi summary) to learn the collections,
 // builds requests in the server's wire format, and shows the responses with their links made clickable.
 // Plain script, no build step; every response is rendered with text nodes, never as HTML.
-'use strict';
 
 const OPERATORS = [
-  ['==', 'equals'], ['!=', 'differs from'], ['<', 'less than'], ['<=', 'at most'], ['>', 'greater than'], ['>=', 'at least'],
-  ['like', 'like (% any)'], ['ilike', 'like, any case'], ['in', 'in (a,b,…)'], ['not_in', 'not in (a,b,…)'],
-  ['is_null', 'is empty'], ['is_not_null', 'is not empty'],
+  ['==', 'equals'],
+  ['!=', 'differs from'],
+  ['<', 'less than'],
+  ['<=', 'at most'],
+  ['>', 'greater than'],
+  ['>=', 'at least'],
+  ['like', 'like (% any)'],
+  ['ilike', 'like, any case'],
+  ['in', 'in (a,b,…)'],
+  ['not_in', 'not in (a,b,…)'],
+  ['is_null', 'is empty'],
+  ['is_not_null', 'is not empty'],
 ];
 const NO_VALUE = new Set(['is_null', 'is_not_null']);
 const LISTS = new Set(['in', 'not_in']);
@@ -29,20 +37,43 @@ function el(tag, props = {}, ...children) {
 function typed(field, text) {
   const t = text.trim();
   if (!field) return t;
-  if (field.type === 'integer' || field.type === 'number' || field.type === 'interval') return t === '' || isNaN(Number(t)) ? t : Number(t);
+  if (field.type === 'integer' || field.type === 'number' || field.type === 'interval')
+    return t === '' || isNaN(Number(t)) ? t : Number(t);
   if (field.type === 'boolean') return t === 'true' ? true : t === 'false' ? false : t;
   return text;
 }
 
 function filterRow() {
   const fields = state.collection.fields;
-  const name = el('select', { className: 'filter-field', ariaLabel: 'Filter field' }, ...fields.map((f) => el('option', { value: f.name, textContent: f.name })));
+  const name = el(
+    'select',
+    { className: 'filter-field', ariaLabel: 'Filter field' },
+    ...fields.map((f) => el('option', { value: f.name, textContent: f.name })),
+  );
   if (fields.length > 1) name.value = fields[1].name;
-  const op = el('select', { className: 'filter-op', ariaLabel: 'Operator' }, ...OPERATORS.map(([v, label]) => el('option', { value: v, textContent: `${v}  ${label}` })));
+  const op = el(
+    'select',
+    { className: 'filter-op', ariaLabel: 'Operator' },
+    ...OPERATORS.map(([v, label]) => el('option', { value: v, textContent: `${v}  ${label}` })),
+  );
   const value = el('input', { className: 'filter-value', ariaLabel: 'Value', placeholder: 'value' });
-  op.addEventListener('change', () => { value.disabled = NO_VALUE.has(op.value); });
-  const row = el('div', { className: 'filter-row' }, name, op, value,
-    el('button', { type: 'button', className: 'icon', title: 'Remove this filter', textContent: '×', onclick: () => row.remove() }));
+  op.addEventListener('change', () => {
+    value.disabled = NO_VALUE.has(op.value);
+  });
+  const row = el(
+    'div',
+    { className: 'filter-row' },
+    name,
+    op,
+    value,
+    el('button', {
+      type: 'button',
+      className: 'icon',
+      title: 'Remove this filter',
+      textContent: '×',
+      onclick: () => row.remove(),
+    }),
+  );
   return row;
 }
 
@@ -54,7 +85,12 @@ function filters() {
     if (NO_VALUE.has(op)) return { name, op };
     const text = row.querySelector('.filter-value').value;
     const field = byName.get(name);
-    const val = LISTS.has(op) ? text.split(',').filter((s) => s.trim() !== '').map((s) => typed(field, s)) : typed(field, text);
+    const val = LISTS.has(op)
+      ? text
+          .split(',')
+          .filter((s) => s.trim() !== '')
+          .map((s) => typed(field, s))
+      : typed(field, text);
     return { name, op, val };
   });
 }
@@ -90,15 +126,25 @@ function buildUrl() {
 
 function chooseCollection(collection) {
   state.collection = collection;
-  for (const item of document.querySelectorAll('#collections button')) item.classList.toggle('active', item.dataset.name === collection.name);
+  for (const item of document.querySelectorAll('#collections button'))
+    item.classList.toggle('active', item.dataset.name === collection.name);
   $('collection-title').textContent = collection.name;
   $('filters').replaceChildren();
   const sortable = collection.fields.map((f) => el('option', { value: f.name, textContent: f.name }));
   $('sort-field').replaceChildren(el('option', { value: '', textContent: '(none)' }), ...sortable);
   const rels = state.api.format === 'legacy' ? [] : collection.relationships;
   $('include-set').hidden = rels.length === 0;
-  $('includes').replaceChildren(...rels.map((r) => el('label', { className: 'check' },
-    el('input', { type: 'checkbox', value: r.name }), ` ${r.name} `, el('span', { className: 'muted', textContent: `→ ${r.target}` }))));
+  $('includes').replaceChildren(
+    ...rels.map((r) =>
+      el(
+        'label',
+        { className: 'check' },
+        el('input', { type: 'checkbox', value: r.name }),
+        ` ${r.name} `,
+        el('span', { className: 'muted', textContent: `→ ${r.target}` }),
+      ),
+    ),
+  );
   $('page-number').value = '1';
   $('page-size').value = String(state.api.limits.defaultPageSize);
 }
@@ -111,7 +157,8 @@ function curlCommand(url) {
 /** Appends pretty-printed JSON to `target`, with same-origin URLs as links that navigate in this page. */
 function renderJson(target, value) {
   const text = JSON.stringify(value, null, 2);
-  const token = /("(?:\\u[a-fA-F0-9]{4}|\\[^u]|[^\\"])*")(\s*:)?|\b(true|false|null)\b|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+  const token =
+    /("(?:\\u[a-fA-F0-9]{4}|\\[^u]|[^\\"])*")(\s*:)?|\b(true|false|null)\b|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
   let last = 0;
   for (const m of text.matchAll(token)) {
     target.append(text.slice(last, m.index));
@@ -121,7 +168,19 @@ function renderJson(target, value) {
     } else if (m[1]) {
       const s = JSON.parse(m[1]);
       if (/^https?:\/\//.test(s) && s.startsWith(location.origin)) {
-        target.append('"', el('a', { href: `?url=${encodeURIComponent(s)}`, className: 'link', textContent: s, onclick: (e) => { e.preventDefault(); navigate(s); } }), '"');
+        target.append(
+          '"',
+          el('a', {
+            href: `?url=${encodeURIComponent(s)}`,
+            className: 'link',
+            textContent: s,
+            onclick: (e) => {
+              e.preventDefault();
+              navigate(s);
+            },
+          }),
+          '"',
+        );
       } else target.append(el('span', { className: 'string', textContent: m[1] }));
     } else target.append(el('span', { className: m[3] ? 'literal' : 'number', textContent: m[0] }));
   }
@@ -132,9 +191,22 @@ function renderJson(target, value) {
 function headerValue(name, value) {
   if (name !== 'link') return el('dd', { textContent: value });
   const pages = [...value.matchAll(/<([^>]*)>\s*;\s*rel="([^"]*)"/g)];
-  return el('dd', {}, ...pages.flatMap(([, url, rel]) => [
-    el('a', { href: `?url=${encodeURIComponent(url)}`, className: 'link', textContent: rel, onclick: (e) => { e.preventDefault(); navigate(url); } }), ' ',
-  ]));
+  return el(
+    'dd',
+    {},
+    ...pages.flatMap(([, url, rel]) => [
+      el('a', {
+        href: `?url=${encodeURIComponent(url)}`,
+        className: 'link',
+        textContent: rel,
+        onclick: (e) => {
+          e.preventDefault();
+          navigate(url);
+        },
+      }),
+      ' ',
+    ]),
+  );
 }
 
 /** Fetches a URL of this server and shows the request and its response; `push` records it in history. */
@@ -143,7 +215,9 @@ async function navigate(url, push = true) {
   $('curl').textContent = curlCommand(url);
   // The URL must stay percent-encoded to work; the decoded parameters are there to be read.
   const query = [...new URL(url).searchParams];
-  $('params').replaceChildren(...query.flatMap(([k, v]) => [el('dt', { textContent: k }), el('dd', { textContent: v })]));
+  $('params').replaceChildren(
+    ...query.flatMap(([k, v]) => [el('dt', { textContent: k }), el('dd', { textContent: v })]),
+  );
   if (push) history.pushState({ url }, '', `?url=${encodeURIComponent(url)}`);
   const body = $('body');
   body.textContent = 'Loading…';
@@ -154,8 +228,12 @@ async function navigate(url, push = true) {
     const ms = Math.round(performance.now() - started);
     $('status').textContent = `${response.status} ${response.statusText} · ${ms} ms`;
     $('status').className = `status ${response.ok ? 'ok' : 'error'}`;
-    const shown = ['content-type', 'server-timing', 'x-request-id', 'location', 'link'].filter((h) => response.headers.has(h));
-    $('headers').replaceChildren(...shown.flatMap((h) => [el('dt', { textContent: h }), headerValue(h, response.headers.get(h))]));
+    const shown = ['content-type', 'server-timing', 'x-request-id', 'location', 'link'].filter((h) =>
+      response.headers.has(h),
+    );
+    $('headers').replaceChildren(
+      ...shown.flatMap((h) => [el('dt', { textContent: h }), headerValue(h, response.headers.get(h))]),
+    );
     body.replaceChildren();
     try {
       renderJson(body, JSON.parse(text));
@@ -174,19 +252,47 @@ async function start() {
   const doc = await response.json();
   state.api = doc['x-colapi'];
   $('format').textContent = state.api.format === 'legacy' ? 'Format B · legacy JSON' : 'Format A · JSON:API 1.0';
-  $('collections').replaceChildren(...state.api.collections.map((c) => el('li', {},
-    el('button', { type: 'button', dataset: { name: c.name }, onclick: () => { chooseCollection(c); navigate(buildUrl()); } },
-      el('strong', { textContent: c.name }),
-      el('span', { className: 'methods', textContent: `${c.methods.join(' ')}${c.functions ? ' · ƒ' : ''}` })))));
+  $('collections').replaceChildren(
+    ...state.api.collections.map((c) =>
+      el(
+        'li',
+        {},
+        el(
+          'button',
+          {
+            type: 'button',
+            dataset: { name: c.name },
+            onclick: () => {
+              chooseCollection(c);
+              navigate(buildUrl());
+            },
+          },
+          el('strong', { textContent: c.name }),
+          el('span', { className: 'methods', textContent: `${c.methods.join(' ')}${c.functions ? ' · ƒ' : ''}` }),
+        ),
+      ),
+    ),
+  );
   $('add-filter').addEventListener('click', () => state.collection && $('filters').append(filterRow()));
-  $('query-form').addEventListener('submit', (e) => { e.preventDefault(); if (state.collection) navigate(buildUrl()); });
-  $('url-form').addEventListener('submit', (e) => { e.preventDefault(); navigate(new URL($('request-url').value, location.origin).href); });
-  window.addEventListener('popstate', (e) => { if (e.state && e.state.url) navigate(e.state.url, false); });
+  $('query-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (state.collection) navigate(buildUrl());
+  });
+  $('url-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    navigate(new URL($('request-url').value, location.origin).href);
+  });
+  window.addEventListener('popstate', (e) => {
+    if (e.state && e.state.url) navigate(e.state.url, false);
+  });
   const first = state.api.collections[0];
   if (first) chooseCollection(first);
   const linked = new URLSearchParams(location.search).get('url');
-  if (linked && new URL(linked, location.origin).origin === location.origin) navigate(new URL(linked, location.origin).href, false);
+  if (linked && new URL(linked, location.origin).origin === location.origin)
+    navigate(new URL(linked, location.origin).href, false);
   else if (first) navigate(buildUrl(), false);
 }
 
-start().catch((error) => { $('body').textContent = `Could not read /api/openapi.json: ${error}`; });
+start().catch((error) => {
+  $('body').textContent = `Could not read /api/openapi.json: ${error}`;
+});

@@ -14,7 +14,9 @@ const FILES: Readonly<Record<string, [file: string, type: string]>> = {
 
 /** Serves the browsable API's page and its two assets; any other path goes on down the chain. */
 export function browsableApi(): Koa.Middleware {
-  const contents = new Map(Object.entries(FILES).map(([path, [file, type]]) => [path, { body: readFileSync(join(PUBLIC, file)), type }]));
+  const contents = new Map(
+    Object.entries(FILES).map(([path, [file, type]]) => [path, { body: readFileSync(join(PUBLIC, file)), type }]),
+  );
   return async (ctx, next) => {
     const found = contents.get(ctx.path);
     if (!found || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();

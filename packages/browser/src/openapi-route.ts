@@ -6,7 +6,11 @@ import type Koa from 'koa';
  * Serves the OpenAPI document at `path`. It must come before createApi, which answers every path under its
  * prefix. The document names the origin the client used, so it is built once per origin and kept.
  */
-export function openApiRoute(path: string, registry: Registry, options: Omit<OpenApiOptions, 'serverUrl'>): Koa.Middleware {
+export function openApiRoute(
+  path: string,
+  registry: Registry,
+  options: Omit<OpenApiOptions, 'serverUrl'>,
+): Koa.Middleware {
   const documents = new Map<string, string>();
   return async (ctx, next) => {
     if (ctx.path !== path) return next();

@@ -3,7 +3,15 @@ import type { CollectionOptions, ColumnType } from '@colapi/schema';
 /** The registration options a collection of a table may set; the snake_case names are the specification's. */
 export type CollectionConfig = Pick<
   CollectionOptions,
-  'name' | 'methods' | 'allow_functions' | 'allow_client_generated_ids' | 'only' | 'exclude' | 'allow_to_many_replacement' | 'allow_to_many_removal' | 'total'
+  | 'name'
+  | 'methods'
+  | 'allow_functions'
+  | 'allow_client_generated_ids'
+  | 'only'
+  | 'exclude'
+  | 'allow_to_many_replacement'
+  | 'allow_to_many_removal'
+  | 'total'
 >;
 
 export interface ColumnConfig {

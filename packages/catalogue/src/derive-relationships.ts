@@ -54,7 +54,10 @@ export function deriveRelationships(
   for (const own of served.values()) {
     for (const fk of own.table.foreignKeys) {
       if (fk.columns.length !== 1) {
-        warn(own.table.name, `foreign key (${fk.columns.join(', ')}) → ${fk.table}: a key of several columns gives no relationship`);
+        warn(
+          own.table.name,
+          `foreign key (${fk.columns.join(', ')}) → ${fk.table}: a key of several columns gives no relationship`,
+        );
         continue;
       }
       const target = served.get(fk.table);
@@ -66,7 +69,11 @@ export function deriveRelationships(
         name,
         qualifier: name,
         kind: 'to-one',
-        schema: { cardinality: 'one', target: target.model, join: { kind: 'belongs-to', ownColumn: column, targetColumn: reference } },
+        schema: {
+          cardinality: 'one',
+          target: target.model,
+          join: { kind: 'belongs-to', ownColumn: column, targetColumn: reference },
+        },
       });
       const single = uniqueColumn(own.table, column);
       candidates.push({
@@ -74,7 +81,11 @@ export function deriveRelationships(
         name: single ? own.table.name : plural(own.table.name),
         qualifier: name,
         kind: 'inverse',
-        schema: { cardinality: single ? 'one' : 'many', target: own.model, join: { kind: 'has', ownColumn: reference, targetColumn: column } },
+        schema: {
+          cardinality: single ? 'one' : 'many',
+          target: own.model,
+          join: { kind: 'has', ownColumn: reference, targetColumn: column },
+        },
       });
     }
   }
@@ -121,7 +132,11 @@ export function deriveRelationships(
     for (const c of mine) {
       let name = c.name;
       for (let n = 2; taken.has(name); n++) name = `${c.name}_${n}`;
-      if (name !== c.name) warn(own.table.name, `relationship "${c.name}" is named "${name}": "${c.name}" is taken (rename it in tables.${own.table.name}.relationships)`);
+      if (name !== c.name)
+        warn(
+          own.table.name,
+          `relationship "${c.name}" is named "${name}": "${c.name}" is taken (rename it in tables.${own.table.name}.relationships)`,
+        );
       taken.add(name);
       list.push({ name, ...c.schema });
     }

@@ -6,7 +6,9 @@ import type { CatalogueForeignKey, CatalogueTable } from './catalogue.js';
  */
 export function joinTableKeys(table: CatalogueTable): readonly [CatalogueForeignKey, CatalogueForeignKey] | undefined {
   if (table.kind !== 'table' || table.primaryKey.length !== 2) return undefined;
-  const keys = table.primaryKey.map((column) => table.foreignKeys.find((fk) => fk.columns.length === 1 && fk.columns[0] === column));
+  const keys = table.primaryKey.map((column) =>
+    table.foreignKeys.find((fk) => fk.columns.length === 1 && fk.columns[0] === column),
+  );
   const [a, b] = keys;
   return a && b ? [a, b] : undefined;
 }

@@ -5,7 +5,10 @@ import { CATALOGUE_READERS } from './readers/index.js';
 /** The catalogue reader of a dialect, by its name; throws for a dialect without one. */
 export function catalogueReader(dialect: string): CatalogueReader {
   const reader = CATALOGUE_READERS[dialect];
-  if (!reader) throw new Error(`no catalogue reader for the ${dialect} dialect; known: ${Object.keys(CATALOGUE_READERS).join(', ')}`);
+  if (!reader)
+    throw new Error(
+      `no catalogue reader for the ${dialect} dialect; known: ${Object.keys(CATALOGUE_READERS).join(', ')}`,
+    );
   return reader;
 }
 
@@ -15,7 +18,10 @@ export interface ReadOptions {
 }
 
 /** Reads the catalogue of an open database (`connect(url)` of @colapi/sql-compiler). */
-export async function readCatalogue(database: Pick<Database, 'knex' | 'dialect'>, options: ReadOptions = {}): Promise<Catalogue> {
+export async function readCatalogue(
+  database: Pick<Database, 'knex' | 'dialect'>,
+  options: ReadOptions = {},
+): Promise<Catalogue> {
   const reader = catalogueReader(database.dialect.name);
   if (options.schema !== undefined && reader.defaultSchema === undefined) {
     throw new Error(`a schema cannot be chosen on ${database.dialect.name}: the database in the URL is the one read`);

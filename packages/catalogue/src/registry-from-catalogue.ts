@@ -1,4 +1,12 @@
-import { defineModel, HTTP_METHODS, Registry, type CollectionRegistration, type HttpMethod, type ModelSchema, type RelationshipSchema } from '@colapi/schema';
+import {
+  defineModel,
+  HTTP_METHODS,
+  Registry,
+  type CollectionRegistration,
+  type HttpMethod,
+  type ModelSchema,
+  type RelationshipSchema,
+} from '@colapi/schema';
 import type { Catalogue, CatalogueTable } from './catalogue.js';
 import type { CatalogueConfig, CollectionConfig, TableConfig } from './config.js';
 import { CatalogueConfigError } from './config-error.js';
@@ -31,18 +39,23 @@ export interface CatalogueRegistry {
  */
 export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueConfig = {}): CatalogueRegistry {
   const warnings: string[] = [];
-  const warn = (table: string, message: string, column?: string) => warnings.push(`${table}${column === undefined ? '' : `.${column}`}: ${message}`);
+  const warn = (table: string, message: string, column?: string) =>
+    warnings.push(`${table}${column === undefined ? '' : `.${column}`}: ${message}`);
   const byName = new Map(catalogue.tables.map((t) => [t.name, t]));
   for (const name of Object.keys(config.tables ?? {})) {
-    if (!byName.has(name)) throw new CatalogueConfigError(`tables.${name}`, `no table or view "${name}" in ${where(catalogue)}`);
+    if (!byName.has(name))
+      throw new CatalogueConfigError(`tables.${name}`, `no table or view "${name}" in ${where(catalogue)}`);
   }
   (config.expose ?? []).forEach((name, i) => {
-    if (!byName.has(name)) throw new CatalogueConfigError(`expose[${i}]`, `no table or view "${name}" in ${where(catalogue)}`);
+    if (!byName.has(name))
+      throw new CatalogueConfigError(`expose[${i}]`, `no table or view "${name}" in ${where(catalogue)}`);
   });
   const settings = (t: string): TableConfig => config.tables?.[t] ?? {};
   const hidden = new Set(catalogue.tables.filter((t) => settings(t.name).hidden).map((t) => t.name));
   const exposed = config.expose ? new Set(config.expose) : undefined;
-  const candidates = catalogue.tables.filter((t) => !hidden.has(t.name) && (exposed ? exposed.has(t.name) : !TOOL_TABLES.has(t.name)));
+  const candidates = catalogue.tables.filter(
+    (t) => !hidden.has(t.name) && (exposed ? exposed.has(t.name) : !TOOL_TABLES.has(t.name)),
+  );
 
   const fixed = joinColumns(catalogue.tables);
   const served = new Map<string, ServedTable>();
@@ -51,13 +64,20 @@ export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueCon
     const join = joinTableKeys(t);
     if (join && settings(t.name).key === undefined) {
       // A join table is a relationship, not a collection; say so only when it was asked for.
-      if (exposed) warn(t.name, `a join table: served as the many-to-many relationships of ${join[0].table} and ${join[1].table}, not as a collection`);
+      if (exposed)
+        warn(
+          t.name,
+          `a join table: served as the many-to-many relationships of ${join[0].table} and ${join[1].table}, not as a collection`,
+        );
       continue;
     }
     const columns = servedColumns(t, settings(t.name), `tables.${t.name}`, fixed, (m, c) => warn(t.name, m, c));
     if (!columns) continue;
     if ((settings(t.name).collections?.[0]?.name ?? t.name) === 'eval') {
-      warn(t.name, 'the collection name "eval" is reserved for function evaluation; the table is left out (name its collection in tables.eval.collections)');
+      warn(
+        t.name,
+        'the collection name "eval" is reserved for function evaluation; the table is left out (name its collection in tables.eval.collections)',
+      );
       continue;
     }
     let model = modelName(t.name);
@@ -67,7 +87,10 @@ export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueCon
   }
 
   const modelTables = new Map<string, ModelTable>(
-    [...served].map(([name, s]) => [name, { table: s.table, model: s.model, columns: new Set(s.columns.map((c) => c.name)) }]),
+    [...served].map(([name, s]) => [
+      name,
+      { table: s.table, model: s.model, columns: new Set(s.columns.map((c) => c.name)) },
+    ]),
   );
   const relationships = deriveRelationships(modelTables, catalogue.tables, hidden, (t, m) => warn(t, m));
 
@@ -75,7 +98,12 @@ export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueCon
   const registrations: CollectionRegistration[] = [];
   for (const [name, s] of served) {
     const path = `tables.${name}`;
-    const rels = configuredRelationships(relationships.get(name) ?? [], settings(name), path, new Set(s.columns.map((c) => c.name)));
+    const rels = configuredRelationships(
+      relationships.get(name) ?? [],
+      settings(name),
+      path,
+      new Set(s.columns.map((c) => c.name)),
+    );
     const model = defineModel({ name: s.model, table: name, key: s.key, columns: [...s.columns], relationships: rels });
     models.set(name, model);
     for (const registration of collections(s.table, model, settings(name), path)) registrations.push(registration);
@@ -89,12 +117,20 @@ function where(catalogue: Catalogue): string {
 }
 
 /** Renames and hides relationships as the table's `relationships` says, by their derived names. */
-function configuredRelationships(derived: readonly RelationshipSchema[], config: TableConfig, path: string, columns: ReadonlySet<string>): RelationshipSchema[] {
+function configuredRelationships(
+  derived: readonly RelationshipSchema[],
+  config: TableConfig,
+  path: string,
+  columns: ReadonlySet<string>,
+): RelationshipSchema[] {
   const known = new Set(derived.map((r) => r.name));
   for (const name of Object.keys(config.relationships ?? {})) {
     if (!known.has(name)) {
       const list = known.size ? [...known].join(', ') : 'none';
-      throw new CatalogueConfigError(`${path}.relationships.${name}`, `no relationship "${name}" is derived for this table (derived: ${list})`);
+      throw new CatalogueConfigError(
+        `${path}.relationships.${name}`,
+        `no relationship "${name}" is derived for this table (derived: ${list})`,
+      );
     }
   }
   const out: RelationshipSchema[] = [];
@@ -103,7 +139,11 @@ function configuredRelationships(derived: readonly RelationshipSchema[], config:
     const settings = config.relationships?.[r.name] ?? {};
     if (settings.hidden) continue;
     const name = settings.name ?? r.name;
-    if (names.has(name)) throw new CatalogueConfigError(`${path}.relationships.${r.name}.name`, `"${name}" is already the name of a field of this table`);
+    if (names.has(name))
+      throw new CatalogueConfigError(
+        `${path}.relationships.${r.name}.name`,
+        `"${name}" is already the name of a field of this table`,
+      );
     names.add(name);
     out.push({ ...r, name });
   }
@@ -113,17 +153,31 @@ function configuredRelationships(derived: readonly RelationshipSchema[], config:
 const READ_ONLY: readonly HttpMethod[] = ['GET'];
 
 /** The collections of one table: as configured, or one named after the table; a view's are read-only. */
-function collections(table: CatalogueTable, model: ModelSchema, config: TableConfig, path: string): CollectionRegistration[] {
+function collections(
+  table: CatalogueTable,
+  model: ModelSchema,
+  config: TableConfig,
+  path: string,
+): CollectionRegistration[] {
   const list: readonly CollectionConfig[] = config.collections ?? [{}];
-  if (list.length === 0) throw new CatalogueConfigError(`${path}.collections`, 'list at least one collection, or hide the table with "hidden": true');
+  if (list.length === 0)
+    throw new CatalogueConfigError(
+      `${path}.collections`,
+      'list at least one collection, or hide the table with "hidden": true',
+    );
   const fields = new Set([...model.columns.keys(), ...model.relationships.keys()]);
   const keyColumn = model.columns.get(model.key)!;
   return list.map((options, i) => {
     const at = `${path}.collections[${i}]`;
-    if (i > 0 && options.name === undefined) throw new CatalogueConfigError(`${at}.name`, 'every collection but the first of a table needs a name');
+    if (i > 0 && options.name === undefined)
+      throw new CatalogueConfigError(`${at}.name`, 'every collection but the first of a table needs a name');
     for (const list of ['only', 'exclude'] as const) {
       (options[list] ?? []).forEach((field, j) => {
-        if (!fields.has(field)) throw new CatalogueConfigError(`${at}.${list}[${j}]`, `"${field}" is not a field of ${table.name} (fields: ${[...fields].join(', ')})`);
+        if (!fields.has(field))
+          throw new CatalogueConfigError(
+            `${at}.${list}[${j}]`,
+            `"${field}" is not a field of ${table.name} (fields: ${[...fields].join(', ')})`,
+          );
       });
     }
     const methods = options.methods ?? (table.kind === 'view' ? READ_ONLY : HTTP_METHODS);

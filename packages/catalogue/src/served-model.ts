@@ -25,21 +25,31 @@ export function joinColumns(tables: readonly CatalogueTable[]): Set<string> {
 }
 
 /** The key column: the configured one, the primary key, a unique not-null column, or a view's `id`. */
-function chooseKey(table: CatalogueTable, config: TableConfig, path: string, warn: (message: string) => void): string | undefined {
+function chooseKey(
+  table: CatalogueTable,
+  config: TableConfig,
+  path: string,
+  warn: (message: string) => void,
+): string | undefined {
   const byName = new Map(table.columns.map((c) => [c.name, c]));
   if (config.key !== undefined) {
-    if (!byName.has(config.key)) throw new CatalogueConfigError(`${path}.key`, `"${config.key}" is not a column of ${table.name}`);
+    if (!byName.has(config.key))
+      throw new CatalogueConfigError(`${path}.key`, `"${config.key}" is not a column of ${table.name}`);
     return config.key;
   }
   if (table.primaryKey.length === 1) return table.primaryKey[0];
   if (table.primaryKey.length > 1) {
-    warn(`composite primary key (${table.primaryKey.join(', ')}): colapi addresses a resource by one key column, so the table is left out (name a unique column as tables.${table.name}.key to serve it)`);
+    warn(
+      `composite primary key (${table.primaryKey.join(', ')}): colapi addresses a resource by one key column, so the table is left out (name a unique column as tables.${table.name}.key to serve it)`,
+    );
     return undefined;
   }
   const unique = table.uniques.find((u) => u.length === 1 && byName.get(u[0]!)?.nullable === false);
   if (unique) return unique[0];
   if (table.kind === 'view' && byName.has('id')) return 'id';
-  warn(`${table.kind === 'view' ? 'a view without an id column' : 'no primary key nor unique not-null column'}: left out (name a unique column as tables.${table.name}.key to serve it)`);
+  warn(
+    `${table.kind === 'view' ? 'a view without an id column' : 'no primary key nor unique not-null column'}: left out (name a unique column as tables.${table.name}.key to serve it)`,
+  );
   return undefined;
 }
 
@@ -58,7 +68,8 @@ export function servedColumns(
   const key = chooseKey(table, config, path, (m) => warn(m));
   if (key === undefined) return undefined;
   for (const name of Object.keys(config.columns ?? {})) {
-    if (!table.columns.some((c) => c.name === name)) throw new CatalogueConfigError(`${path}.columns.${name}`, `${table.name} has no column "${name}"`);
+    if (!table.columns.some((c) => c.name === name))
+      throw new CatalogueConfigError(`${path}.columns.${name}`, `${table.name} has no column "${name}"`);
   }
   const columns: ColumnSchema[] = [];
   for (const c of table.columns) {
@@ -69,7 +80,12 @@ export function servedColumns(
       continue;
     }
     const type = settings.type ?? c.type;
-    const leftOut = type === undefined ? `type ${c.sqlType} is not one colapi supports` : c.computed && table.kind === 'table' ? 'a computed column cannot be written' : undefined;
+    const leftOut =
+      type === undefined
+        ? `type ${c.sqlType} is not one colapi supports`
+        : c.computed && table.kind === 'table'
+          ? 'a computed column cannot be written'
+          : undefined;
     if (leftOut !== undefined) {
       if (c.name === key) {
         warn(`the key column ${c.name}: ${leftOut}; the table is left out`);
@@ -78,8 +94,15 @@ export function servedColumns(
       warn(`${leftOut}; the column is left out`, c.name);
       continue;
     }
-    if (settings.name !== undefined && settings.name !== c.name && (c.name === key || fixedNames.has(`${table.name}.${c.name}`))) {
-      throw new CatalogueConfigError(`${at}.name`, `${c.name} is a key or foreign-key column and keeps its name; rename the relationship instead`);
+    if (
+      settings.name !== undefined &&
+      settings.name !== c.name &&
+      (c.name === key || fixedNames.has(`${table.name}.${c.name}`))
+    ) {
+      throw new CatalogueConfigError(
+        `${at}.name`,
+        `${c.name} is a key or foreign-key column and keeps its name; rename the relationship instead`,
+      );
     }
     columns.push(column(c, type!, key, settings.name));
   }
@@ -90,7 +113,8 @@ export function servedColumns(
   }
   const names = new Set<string>();
   for (const c of columns) {
-    if (names.has(c.name)) throw new CatalogueConfigError(`${path}.columns`, `two columns of ${table.name} are named "${c.name}"`);
+    if (names.has(c.name))
+      throw new CatalogueConfigError(`${path}.columns`, `two columns of ${table.name} are named "${c.name}"`);
     names.add(c.name);
   }
   return { key, columns };

@@ -73,7 +73,9 @@ describe('column types of each catalogue', () => {
   for (const [dialect, cases] of Object.entries(CASES)) {
     it(`maps ${dialect} types`, () => {
       for (const [sql, type, maxLength] of cases as readonly (readonly [string, string | undefined, number?])[]) {
-        expect(READERS[dialect as keyof typeof READERS](sql), sql).to.deep.equal(maxLength === undefined ? { type } : { type, maxLength });
+        expect(READERS[dialect as keyof typeof READERS](sql), sql).to.deep.equal(
+          maxLength === undefined ? { type } : { type, maxLength },
+        );
       }
     });
   }

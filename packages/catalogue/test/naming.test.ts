@@ -3,7 +3,16 @@ import { modelName, plural, toOneName, withoutKeySuffix } from '../src/index.js'
 
 describe('naming', () => {
   it('makes plurals of table names', () => {
-    const cases = { article: 'articles', category: 'categories', box: 'boxes', address: 'addresses', books: 'books', day: 'days', match: 'matches', person: 'persons' };
+    const cases = {
+      article: 'articles',
+      category: 'categories',
+      box: 'boxes',
+      address: 'addresses',
+      books: 'books',
+      day: 'days',
+      match: 'matches',
+      person: 'persons',
+    };
     for (const [one, many] of Object.entries(cases)) expect(plural(one)).to.equal(many);
   });
 

@@ -80,7 +80,9 @@ for (const kind of testedKinds()) {
         { columns: ['editor_id'], table: 'author', references: ['id'] },
         { columns: ['category_id'], table: 'category', references: ['id'] },
       ]);
-      expect(table('category').foreignKeys).to.deep.equal([{ columns: ['parent_id'], table: 'category', references: ['id'] }]);
+      expect(table('category').foreignKeys).to.deep.equal([
+        { columns: ['parent_id'], table: 'category', references: ['id'] },
+      ]);
     });
 
     it('reads a view without keys, with the types of the columns it shows', () => {
@@ -96,16 +98,38 @@ for (const kind of testedKinds()) {
 
     it('derives the relationships, and warns of what it leaves out', () => {
       const { registry, warnings } = registryFromCatalogue(catalogue);
-      expect([...registry.collections.keys()]).to.deep.equal(['author', 'book', 'book_summary', 'category', 'profile', 'tag']);
-      const rels = (c: string) => [...registry.collection(c)!.relationships.values()].map((r) => `${r.name}:${r.cardinality}:${r.target}`);
-      expect(rels('author')).to.deep.equal(['books_by_author:many:Book', 'books_by_editor:many:Book', 'profile:one:Profile']);
-      expect(rels('book')).to.deep.equal(['author:one:Author', 'editor:one:Author', 'category:one:Category', 'tags:many:Tag']);
+      expect([...registry.collections.keys()]).to.deep.equal([
+        'author',
+        'book',
+        'book_summary',
+        'category',
+        'profile',
+        'tag',
+      ]);
+      const rels = (c: string) =>
+        [...registry.collection(c)!.relationships.values()].map((r) => `${r.name}:${r.cardinality}:${r.target}`);
+      expect(rels('author')).to.deep.equal([
+        'books_by_author:many:Book',
+        'books_by_editor:many:Book',
+        'profile:one:Profile',
+      ]);
+      expect(rels('book')).to.deep.equal([
+        'author:one:Author',
+        'editor:one:Author',
+        'category:one:Category',
+        'tags:many:Tag',
+      ]);
       expect(rels('category')).to.deep.equal(['parent:one:Category', 'books:many:Book', 'categories:many:Category']);
       expect(rels('tag')).to.deep.equal(['books:many:Book']);
       expect(registry.collection('book_summary')!.methods).to.deep.equal(new Set(['GET']));
-      expect(warnings.some((w) => /^author\.photo: type .* is not one colapi supports; the column is left out$/.test(w))).to.equal(true, warnings.join('\n'));
+      expect(
+        warnings.some((w) => /^author\.photo: type .* is not one colapi supports; the column is left out$/.test(w)),
+      ).to.equal(true, warnings.join('\n'));
       expect(warnings).to.include('author.name_length: a computed column cannot be written; the column is left out');
-      expect(warnings.some((w) => w.startsWith('edition: composite primary key (book_id, number)'))).to.equal(true, warnings.join('\n'));
+      expect(warnings.some((w) => w.startsWith('edition: composite primary key (book_id, number)'))).to.equal(
+        true,
+        warnings.join('\n'),
+      );
       expect(warnings.filter((w) => w.startsWith('book_tag'))).to.deep.equal([]);
     });
 

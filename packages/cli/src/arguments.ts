@@ -57,7 +57,11 @@ function sqliteUrlFrom(url: string, cwd: string): string {
 }
 
 /** Reads `colapi serve …` (or `colapi --help`); relative paths start from `cwd`. */
-export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = env.INIT_CWD || process.cwd()): Arguments {
+export function parseArguments(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = env.INIT_CWD || process.cwd(),
+): Arguments {
   let values: Record<string, string | boolean | undefined>;
   let positionals: string[];
   try {
@@ -80,19 +84,24 @@ export function parseArguments(argv: readonly string[], env: NodeJS.ProcessEnv =
   if (values.help) return { command: 'help' };
   const [command, url, ...extra] = positionals;
   if (command === undefined) throw new UsageError('name a command: colapi serve <database-url> (see colapi --help)');
-  if (command !== 'serve') throw new UsageError(`unknown command "${command}"; the command is serve (see colapi --help)`);
+  if (command !== 'serve')
+    throw new UsageError(`unknown command "${command}"; the command is serve (see colapi --help)`);
   if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}" after the database URL`);
   const databaseUrl = url ?? (env.DATABASE_URL || undefined);
   if (databaseUrl === undefined) throw new UsageError('give the database URL: colapi serve <database-url>');
   try {
     dialectForUrl(databaseUrl);
   } catch {
-    throw new UsageError(`the database URL must start with postgres://, mysql:// or sqlite:; got "${redactUrl(databaseUrl)}"`);
+    throw new UsageError(
+      `the database URL must start with postgres://, mysql:// or sqlite:; got "${redactUrl(databaseUrl)}"`,
+    );
   }
   const format = (values.format as string | undefined) ?? 'jsonapi';
-  if (!FORMAT_NAMES.includes(format)) throw new UsageError(`--format must be ${FORMAT_NAMES.join(' or ')}; got "${format}"`);
+  if (!FORMAT_NAMES.includes(format))
+    throw new UsageError(`--format must be ${FORMAT_NAMES.join(' or ')}; got "${format}"`);
   const portText = (values.port as string | undefined) ?? '8080';
-  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) throw new UsageError(`--port must be a number from 0 to 65535; got "${portText}"`);
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
+    throw new UsageError(`--port must be a number from 0 to 65535; got "${portText}"`);
   return {
     command: 'serve',
     databaseUrl: sqliteUrlFrom(databaseUrl, cwd),

@@ -19,7 +19,9 @@ export function loadConfig(file: string | undefined, cwd = process.cwd()): { con
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigError(`${file ?? DEFAULT_CONFIG_FILE}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new ConfigError(
+      `${file ?? DEFAULT_CONFIG_FILE}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   const source = file ?? DEFAULT_CONFIG_FILE;
   let value: unknown;

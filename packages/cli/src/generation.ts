@@ -1,8 +1,22 @@
 import { browsableApi, openApiRoute } from '@colapi/browser';
-import { CatalogueConfigError, catalogueReader, readCatalogue, registryFromCatalogue, type Catalogue, type CatalogueConfig } from '@colapi/catalogue';
+import {
+  CatalogueConfigError,
+  catalogueReader,
+  readCatalogue,
+  registryFromCatalogue,
+  type Catalogue,
+  type CatalogueConfig,
+} from '@colapi/catalogue';
 import type { Registry } from '@colapi/schema';
 import { createApi, type ApiOptions } from '@colapi/server-koa';
-import { connect, dialectForUrl, disconnect, redactUrl, type ConnectOptions, type Database } from '@colapi/sql-compiler';
+import {
+  connect,
+  dialectForUrl,
+  disconnect,
+  redactUrl,
+  type ConnectOptions,
+  type Database,
+} from '@colapi/sql-compiler';
 import Koa from 'koa';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { wireFormat } from './formats.js';
@@ -64,8 +78,22 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
     const format = wireFormat(settings.format);
     const app = new Koa();
     app.use(browsableApi());
-    app.use(openApiRoute('/api/openapi.json', registry, { format, title: `colapi: ${catalogue.schema ?? redactUrl(settings.databaseUrl)}` }));
-    app.use(createApi({ registry, database, format, serverTiming: true, ...(settings.onUnexpectedError ? { onUnexpectedError: settings.onUnexpectedError } : {}), ...settings.api }));
+    app.use(
+      openApiRoute('/api/openapi.json', registry, {
+        format,
+        title: `colapi: ${catalogue.schema ?? redactUrl(settings.databaseUrl)}`,
+      }),
+    );
+    app.use(
+      createApi({
+        registry,
+        database,
+        format,
+        serverTiming: true,
+        ...(settings.onUnexpectedError ? { onUnexpectedError: settings.onUnexpectedError } : {}),
+        ...settings.api,
+      }),
+    );
     return servedGeneration(app, database, registry, warnings, catalogue.schema);
   } catch (error) {
     await disconnect(database).catch(() => undefined);
@@ -78,7 +106,8 @@ function fromCatalogue(catalogue: Catalogue, settings: GenerationSettings) {
   try {
     return registryFromCatalogue(catalogue, settings.config);
   } catch (error) {
-    if (error instanceof CatalogueConfigError) throw new ConfigError(`${settings.configSource ?? 'configuration'}: ${error.message}`);
+    if (error instanceof CatalogueConfigError)
+      throw new ConfigError(`${settings.configSource ?? 'configuration'}: ${error.message}`);
     throw error;
   }
 }
@@ -93,7 +122,13 @@ async function read(database: Database, url: string, schema: string | undefined)
   return readCatalogue(database, schema === undefined ? {} : { schema });
 }
 
-function servedGeneration(app: Koa, database: Database, registry: Registry, warnings: readonly string[], schema: string | undefined): Generation {
+function servedGeneration(
+  app: Koa,
+  database: Database,
+  registry: Registry,
+  warnings: readonly string[],
+  schema: string | undefined,
+): Generation {
   const handler = app.callback();
   let inFlight = 0;
   let retired: (() => void) | undefined;

@@ -11,7 +11,7 @@ export function jsonErrorOffset(text: string): number | undefined {
     throw i;
   };
   const literal = (word: string) => {
-    for (const ch of word) if (text[i++] !== ch) (i--, fail());
+    for (const ch of word) if (text[i++] !== ch) i--, fail();
   };
   const string = () => {
     if (text[i] !== '"') fail();
@@ -20,7 +20,7 @@ export function jsonErrorOffset(text: string): number | undefined {
       if (text[i] === '\\') {
         i++;
         if (text[i] === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) (i++, fail());
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) i++, fail();
           i += 4;
         } else if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) fail();
       }

@@ -50,7 +50,10 @@ async function start(args: ServeArguments, out: Output): Promise<CatalogueServer
     ...(args.schema === undefined ? {} : { schema: args.schema }),
     config: readConfig,
     configSource: args.config ?? DEFAULT_CONFIG_FILE,
-    onUnexpectedError: (error) => out.stderr(`colapi: a request failed with 500: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    onUnexpectedError: (error) =>
+      out.stderr(
+        `colapi: a request failed with 500: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      ),
   });
   const g = running.current();
   // The schema is worth naming where one is chosen; elsewhere it is the database of the URL.
@@ -59,7 +62,9 @@ async function start(args: ServeArguments, out: Output): Promise<CatalogueServer
   out.stderr(`colapi: serving ${summary(g)} of ${where} in ${args.format}\n`);
   for (const w of g.warnings) out.stderr(`warning: ${w}\n`);
   out.stdout(`listening on ${running.origin}\n`);
-  out.stderr(`  browse ${running.origin}/  ·  OpenAPI ${running.origin}/api/openapi.json  ·  kill -HUP ${process.pid} reloads the catalogue\n`);
+  out.stderr(
+    `  browse ${running.origin}/  ·  OpenAPI ${running.origin}/api/openapi.json  ·  kill -HUP ${process.pid} reloads the catalogue\n`,
+  );
   return running;
 }
 

@@ -40,7 +40,11 @@ export function originOf(host: string, port: number): string {
 /** Serves every table of a database as collections: `colapi serve` in-process. */
 export async function serveCatalogue(options: ServeOptions): Promise<CatalogueServer> {
   const { port = 0, host = '127.0.0.1', config = {}, ...rest } = options;
-  const settings = (): GenerationSettings => ({ ...rest, format: rest.format ?? 'jsonapi', config: typeof config === 'function' ? config() : config });
+  const settings = (): GenerationSettings => ({
+    ...rest,
+    format: rest.format ?? 'jsonapi',
+    config: typeof config === 'function' ? config() : config,
+  });
   let current = await openGeneration(settings());
   const retiring = new Set<Promise<void>>();
   const retire = (g: Generation) => {

@@ -23,7 +23,8 @@ const boolean: Check = (v, path) => {
 const oneOf =
   (choices: readonly string[]): Check =>
   (v, path) => {
-    if (typeof v !== 'string' || !choices.includes(v)) fail(path, `must be one of ${choices.join(', ')}, not ${JSON.stringify(v)}`);
+    if (typeof v !== 'string' || !choices.includes(v))
+      fail(path, `must be one of ${choices.join(', ')}, not ${JSON.stringify(v)}`);
   };
 const listOf =
   (item: Check): Check =>
@@ -47,7 +48,10 @@ const shape =
       const check = fields[k];
       if (!check) {
         const near = closest(k, Object.keys(fields));
-        fail(`${path}.${k}`, `unknown setting${near ? ` (did you mean ${near}?)` : ''}; known: ${Object.keys(fields).join(', ')}`);
+        fail(
+          `${path}.${k}`,
+          `unknown setting${near ? ` (did you mean ${near}?)` : ''}; known: ${Object.keys(fields).join(', ')}`,
+        );
       }
       check!(x, `${path}.${k}`);
     }
@@ -108,7 +112,8 @@ function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = row;
   }
   return prev[b.length]!;

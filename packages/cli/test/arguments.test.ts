@@ -13,8 +13,33 @@ const mistake = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
 
 describe('colapi arguments', () => {
   it('reads serve with its options and defaults', () => {
-    expect(parseArguments(['serve', 'sqlite:/data/x.db'], {}, '/work')).to.deep.equal({ command: 'serve', databaseUrl: 'sqlite:/data/x.db', format: 'jsonapi', port: 8080, host: '127.0.0.1', cwd: '/work' });
-    expect(parseArguments(['serve', 'postgres://u@h/db', '--format', 'legacy', '--port=0', '--host', '0.0.0.0', '--schema', 'shop', '--config', 'c.json'], {}, '/work')).to.deep.equal({
+    expect(parseArguments(['serve', 'sqlite:/data/x.db'], {}, '/work')).to.deep.equal({
+      command: 'serve',
+      databaseUrl: 'sqlite:/data/x.db',
+      format: 'jsonapi',
+      port: 8080,
+      host: '127.0.0.1',
+      cwd: '/work',
+    });
+    expect(
+      parseArguments(
+        [
+          'serve',
+          'postgres://u@h/db',
+          '--format',
+          'legacy',
+          '--port=0',
+          '--host',
+          '0.0.0.0',
+          '--schema',
+          'shop',
+          '--config',
+          'c.json',
+        ],
+        {},
+        '/work',
+      ),
+    ).to.deep.equal({
       command: 'serve',
       databaseUrl: 'postgres://u@h/db',
       format: 'legacy',
@@ -24,12 +49,15 @@ describe('colapi arguments', () => {
       config: 'c.json',
       cwd: '/work',
     });
-    expect(parseArguments(['serve'], { DATABASE_URL: 'mysql://root@127.0.0.1/test' })).to.include({ databaseUrl: 'mysql://root@127.0.0.1/test' });
+    expect(parseArguments(['serve'], { DATABASE_URL: 'mysql://root@127.0.0.1/test' })).to.include({
+      databaseUrl: 'mysql://root@127.0.0.1/test',
+    });
     expect(parseArguments(['-h'], {})).to.deep.equal({ command: 'help' });
   });
 
   it('reads a relative SQLite file from where the command was typed (INIT_CWD under pnpm)', () => {
-    const url = (arg: string, env: NodeJS.ProcessEnv = {}) => (parseArguments(['serve', arg], env, env.INIT_CWD || '/repo') as { databaseUrl: string }).databaseUrl;
+    const url = (arg: string, env: NodeJS.ProcessEnv = {}) =>
+      (parseArguments(['serve', arg], env, env.INIT_CWD || '/repo') as { databaseUrl: string }).databaseUrl;
     expect(url('sqlite:shop.sqlite')).to.equal('sqlite:/repo/shop.sqlite');
     expect(url('sqlite:data/shop.sqlite', { INIT_CWD: '/home/me' })).to.equal('sqlite:/home/me/data/shop.sqlite');
     expect(url('sqlite:///tmp/shop.sqlite')).to.equal('sqlite:///tmp/shop.sqlite');
@@ -39,11 +67,17 @@ describe('colapi arguments', () => {
 
   it('names each mistake', () => {
     expect(mistake([])).to.equal('name a command: colapi serve <database-url> (see colapi --help)');
-    expect(mistake(['start', 'sqlite:x'])).to.equal('unknown command "start"; the command is serve (see colapi --help)');
+    expect(mistake(['start', 'sqlite:x'])).to.equal(
+      'unknown command "start"; the command is serve (see colapi --help)',
+    );
     expect(mistake(['serve'])).to.equal('give the database URL: colapi serve <database-url>');
     expect(mistake(['serve', 'sqlite:x', 'extra'])).to.equal('unexpected argument "extra" after the database URL');
-    expect(mistake(['serve', 'oracle://u:pw@h/db'])).to.equal('the database URL must start with postgres://, mysql:// or sqlite:; got "oracle://u:***@h/db"');
-    expect(mistake(['serve', 'sqlite:x', '--port', '70000'])).to.equal('--port must be a number from 0 to 65535; got "70000"');
+    expect(mistake(['serve', 'oracle://u:pw@h/db'])).to.equal(
+      'the database URL must start with postgres://, mysql:// or sqlite:; got "oracle://u:***@h/db"',
+    );
+    expect(mistake(['serve', 'sqlite:x', '--port', '70000'])).to.equal(
+      '--port must be a number from 0 to 65535; got "70000"',
+    );
     expect(mistake(['serve', 'sqlite:x', '--format', 'xml'])).to.equal('--format must be jsonapi or legacy; got "xml"');
     expect(mistake(['serve', 'sqlite:x', '--verbose'])).to.match(/^Unknown option '--verbose'.*\(see colapi --help\)$/);
   });

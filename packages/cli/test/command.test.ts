@@ -18,12 +18,21 @@ interface Run {
 
 /** Runs the command as `pnpm colapi` does: the bin's source through tsx, from the repository root. */
 function colapi(args: string[], env: Record<string, string | undefined> = {}): Run {
-  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'packages/cli/src/bin.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: undefined, ...env } as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const run: Run = { child, stdout: '', stderr: '', exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
+  const child = spawn(
+    process.execPath,
+    ['--conditions=development', '--import', 'tsx', 'packages/cli/src/bin.ts', ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: undefined, ...env } as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const run: Run = {
+    child,
+    stdout: '',
+    stderr: '',
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+  };
   child.stdout!.on('data', (d) => (run.stdout += String(d)));
   child.stderr!.on('data', (d) => (run.stderr += String(d)));
   return run;
@@ -33,9 +42,13 @@ function colapi(args: string[], env: Record<string, string | undefined> = {}): R
 async function line(run: Run, pattern: RegExp, n = 1, ms = 30_000): Promise<RegExpMatchArray> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const found = run.stdout.split('\n').map((l) => pattern.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+    const found = run.stdout
+      .split('\n')
+      .map((l) => pattern.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null);
     if (found.length >= n) return found[n - 1]!;
-    if (Date.now() > deadline || run.child.exitCode !== null) throw new Error(`no ${pattern} (#${n}) in output:\n${run.stdout}\n${run.stderr}`);
+    if (Date.now() > deadline || run.child.exitCode !== null)
+      throw new Error(`no ${pattern} (#${n}) in output:\n${run.stdout}\n${run.stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -59,7 +72,8 @@ describe('colapi (the command)', function () {
     child.stdout.on('data', (d) => (out += String(d)));
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code).to.equal(0);
-    for (const word of ['colapi serve <database-url>', '--format', '--port', '--schema', '--config', 'SIGHUP']) expect(out).to.contain(word);
+    for (const word of ['colapi serve <database-url>', '--format', '--port', '--schema', '--config', 'SIGHUP'])
+      expect(out).to.contain(word);
   });
 
   it('tells a usage mistake in one line, with exit code 2', async () => {
@@ -71,7 +85,9 @@ describe('colapi (the command)', function () {
   it('tells an unreachable database in one line, with exit code 1', async () => {
     const r = colapi(['serve', 'postgres://root:secret@127.0.0.1:1/nowhere']);
     expect(await r.exited).to.equal(1);
-    expect(r.stderr).to.match(/^colapi: cannot reach the database at postgres:\/\/root:\*+@127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED.*\n$/);
+    expect(r.stderr).to.match(
+      /^colapi: cannot reach the database at postgres:\/\/root:\*+@127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED.*\n$/,
+    );
   });
 
   it('names the file and the place of a configuration mistake, with exit code 2', async () => {
@@ -92,7 +108,7 @@ describe('colapi (the command)', function () {
   for (const kind of testedKinds()) {
     // Format B on SQLite and MariaDB, Format A on PostgreSQL: the command serves either.
     const format = kind === 'postgres' ? 'jsonapi' : 'legacy';
-    describe(`colapi serve on ${kind} (--format ${format})`, function () {
+    describe(`colapi serve on ${kind} (--format ${format})`, () => {
       let db: TestDatabase | undefined;
       let sql: Database;
       let run: Run | undefined;
@@ -116,14 +132,27 @@ describe('colapi (the command)', function () {
 
       it('prints the listening line once it serves, on the port asked, with warnings on standard error', async () => {
         const port = await freePort();
-        run = colapi(['serve', db!.url, '--port', String(port), '--format', format, '--config', join(dir, 'colapi.config.json')]);
+        run = colapi([
+          'serve',
+          db!.url,
+          '--port',
+          String(port),
+          '--format',
+          format,
+          '--config',
+          join(dir, 'colapi.config.json'),
+        ]);
         const [, url] = await line(run, /^listening on (http:\/\/127\.0\.0\.1:\d+)$/);
         expect(url).to.equal(`http://127.0.0.1:${port}`);
         origin = url!;
         expect(run.stdout).to.equal(`listening on ${origin}\n`);
-        expect(run.stderr).to.contain('colapi: serving 6 collections (author, book, book_summary, category, profile, tag)');
+        expect(run.stderr).to.contain(
+          'colapi: serving 6 collections (author, book, book_summary, category, profile, tag)',
+        );
         expect(run.stderr).to.match(/warning: edition: composite primary key \(book_id, number\)/);
-        expect(run.stderr).to.match(/warning: author\.photo: type \w+ is not one colapi supports; the column is left out/);
+        expect(run.stderr).to.match(
+          /warning: author\.photo: type \w+ is not one colapi supports; the column is left out/,
+        );
         const books = await get('/api/book');
         expect(books.status).to.equal(200);
         expect(books.headers.get('content-type')).to.contain(MEDIA[format]);
@@ -140,8 +169,12 @@ describe('colapi (the command)', function () {
         const shelf = await get('/api/shelf/1');
         expect(shelf.status).to.equal(200);
         const body = (await shelf.json()) as { data?: { attributes: unknown }; label?: string };
-        expect(format === 'jsonapi' ? body.data!.attributes : body.label).to.deep.equal(format === 'jsonapi' ? { label: 'top' } : 'top');
-        const book = (await (await get('/api/book/1')).json()) as { data?: { attributes: Record<string, unknown> } } & Record<string, unknown>;
+        expect(format === 'jsonapi' ? body.data!.attributes : body.label).to.deep.equal(
+          format === 'jsonapi' ? { label: 'top' } : 'top',
+        );
+        const book = (await (await get('/api/book/1')).json()) as {
+          data?: { attributes: Record<string, unknown> };
+        } & Record<string, unknown>;
         expect(format === 'jsonapi' ? book.data!.attributes : book).to.have.property('isbn', null);
       });
 
@@ -152,7 +185,10 @@ describe('colapi (the command)', function () {
           try {
             if (kind === 'postgres') await holder.raw('lock table book in access exclusive mode');
             else await holder.raw('lock tables book write');
-            const inFlight = get('/api/book/1').then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+            const inFlight = get('/api/book/1').then(async (r) => ({
+              status: r.status,
+              body: (await r.json()) as Record<string, unknown>,
+            }));
             let settled = false;
             void inFlight.finally(() => (settled = true));
             await new Promise((resolve) => setTimeout(resolve, 300));
@@ -182,8 +218,11 @@ describe('colapi (the command)', function () {
         const reloads = run!.stdout.split('\n').filter((l) => l.startsWith('reloaded:')).length;
         run!.child.kill('SIGHUP');
         const deadline = Date.now() + 20_000;
-        while (!run!.stderr.includes('reload failed') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-        expect(run!.stderr).to.contain(`colapi: reload failed, still serving the previous schema: ${join(dir, 'colapi.config.json')}: tables.nope: no table or view "nope"`);
+        while (!run!.stderr.includes('reload failed') && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(run!.stderr).to.contain(
+          `colapi: reload failed, still serving the previous schema: ${join(dir, 'colapi.config.json')}: tables.nope: no table or view "nope"`,
+        );
         expect(run!.stdout.split('\n').filter((l) => l.startsWith('reloaded:')).length).to.equal(reloads);
         expect((await get('/api/shelf')).status).to.equal(200);
       });

@@ -31,7 +31,17 @@ describe('the configuration file', () => {
           columns: { x: { name: 'y', hidden: false, type: 'date' } },
           relationships: { r: { name: 's', hidden: true } },
           collections: [
-            { name: 'as', methods: ['GET', 'PUT'], allow_functions: true, allow_client_generated_ids: false, only: ['y'], exclude: [], allow_to_many_replacement: false, allow_to_many_removal: true, total: 'none' },
+            {
+              name: 'as',
+              methods: ['GET', 'PUT'],
+              allow_functions: true,
+              allow_client_generated_ids: false,
+              only: ['y'],
+              exclude: [],
+              allow_to_many_replacement: false,
+              allow_to_many_removal: true,
+              total: 'none',
+            },
           ],
         },
       },
@@ -42,29 +52,41 @@ describe('the configuration file', () => {
 
   it('names the place and the reason of each mistake', () => {
     expect(mistake([])).to.equal('colapi.config.json: must be an object, not []');
-    expect(mistake({ table: {} })).to.equal('colapi.config.json: table: unknown setting (did you mean tables?); known: $schema, schema, expose, tables');
+    expect(mistake({ table: {} })).to.equal(
+      'colapi.config.json: table: unknown setting (did you mean tables?); known: $schema, schema, expose, tables',
+    );
     expect(mistake({ expose: 'person' })).to.equal('colapi.config.json: expose: must be a list, not "person"');
     expect(mistake({ expose: ['a', 3] })).to.equal('colapi.config.json: expose[1]: must be a non-empty string, not 3');
-    expect(mistake({ tables: { a: { hidden: 'yes' } } })).to.equal('colapi.config.json: tables.a.hidden: must be true or false, not "yes"');
+    expect(mistake({ tables: { a: { hidden: 'yes' } } })).to.equal(
+      'colapi.config.json: tables.a.hidden: must be true or false, not "yes"',
+    );
     expect(mistake({ tables: { a: { columns: { x: { type: 'uuid' } } } } })).to.equal(
       'colapi.config.json: tables.a.columns.x.type: must be one of integer, number, string, boolean, date, time, datetime, interval, inet, json, not "uuid"',
     );
     expect(mistake({ tables: { a: { collections: [{ methods: ['GET', 'HEAD'] }] } } })).to.equal(
       'colapi.config.json: tables.a.collections[0].methods[1]: must be one of GET, POST, PATCH, PUT, DELETE, not "HEAD"',
     );
-    expect(mistake({ tables: { a: { collections: {} } } })).to.equal('colapi.config.json: tables.a.collections: must be a list, not {}');
+    expect(mistake({ tables: { a: { collections: {} } } })).to.equal(
+      'colapi.config.json: tables.a.collections: must be a list, not {}',
+    );
   });
 
   it('reads the file named, the default file when present, or nothing', () => {
     expect(loadConfig(undefined, dir)).to.deep.equal({ config: {} });
     writeFileSync(join(dir, 'colapi.config.json'), '{"expose":["a"]}');
-    expect(loadConfig(undefined, dir)).to.deep.equal({ config: { expose: ['a'] }, file: join(dir, 'colapi.config.json') });
+    expect(loadConfig(undefined, dir)).to.deep.equal({
+      config: { expose: ['a'] },
+      file: join(dir, 'colapi.config.json'),
+    });
     expect(() => loadConfig('missing.json', dir)).to.throw(ConfigError, 'missing.json: cannot be read (ENOENT)');
   });
 
   it('tells the line and column of a JSON syntax error', () => {
     writeFileSync(join(dir, 'broken.json'), '{\n  "expose": ["a",]\n}');
-    expect(() => loadConfig('broken.json', dir)).to.throw(ConfigError, /^broken\.json: not valid JSON: unexpected "]" at line 2, column 18$/);
+    expect(() => loadConfig('broken.json', dir)).to.throw(
+      ConfigError,
+      /^broken\.json: not valid JSON: unexpected "]" at line 2, column 18$/,
+    );
     const cases: [string, string][] = [
       ['{"a" 1}', 'unexpected "1" at line 1, column 6'],
       ['{"a": tru}', 'unexpected "}" at line 1, column 10'],

@@ -33,9 +33,20 @@ const read = (name: string, ...paths: string[]): Case => ({ name, steps: paths.m
 const write = (name: string, ...steps: Step[]): Case => ({ name, steps });
 
 const JSONAPI_READS: Case[] = [
-  read('lists, sorts and pages', '/api/person', '/api/person?sort=-age,name', '/api/person?page[size]=2&page[number]=2', '/api/task?sort=duration'),
+  read(
+    'lists, sorts and pages',
+    '/api/person',
+    '/api/person?sort=-age,name',
+    '/api/person?page[size]=2&page[number]=2',
+    '/api/task?sort=duration',
+  ),
   read('one resource, missing ones, bad ids', '/api/person/1', '/api/person/99', '/api/person/abc', '/api/unknown'),
-  read('includes', '/api/article?include=author,comments,tags', '/api/article/1?include=tags.articles', '/api/comment?include=article.author'),
+  read(
+    'includes',
+    '/api/article?include=author,comments,tags',
+    '/api/article/1?include=tags.articles',
+    '/api/comment?include=article.author',
+  ),
   read(
     'filters',
     `/api/article?${filter([{ name: 'tags', op: 'any', val: { name: 'name', op: '==', val: 'tech' } }])}`,
@@ -48,29 +59,109 @@ const JSONAPI_READS: Case[] = [
     `/api/task?${filter([{ name: 'duration', op: '>', val: 100 }])}`,
     `/api/person?${filter([{ name: 'age', op: 'is_null' }])}`,
   ),
-  read('bad requests', `/api/person?${filter([{ name: 'nope', op: '==', val: 1 }])}`, '/api/person?sort=nope', `/api/person?${filter([{ name: 'birthday', op: '<', val: 'soon' }])}`, '/api/article?include=nope'),
-  read('relationships', '/api/person/1/articles', '/api/article/1/relationships/tags', '/api/article/1/author', '/api/article/4/author', '/api/tag/2/articles', '/api/article/1/relationships/author'),
-  read('grouping and sparse fieldsets', '/api/article?group=author.name', '/api/person?fields[person]=name,age', '/api/article?include=author&fields[person]=name'),
+  read(
+    'bad requests',
+    `/api/person?${filter([{ name: 'nope', op: '==', val: 1 }])}`,
+    '/api/person?sort=nope',
+    `/api/person?${filter([{ name: 'birthday', op: '<', val: 'soon' }])}`,
+    '/api/article?include=nope',
+  ),
+  read(
+    'relationships',
+    '/api/person/1/articles',
+    '/api/article/1/relationships/tags',
+    '/api/article/1/author',
+    '/api/article/4/author',
+    '/api/tag/2/articles',
+    '/api/article/1/relationships/author',
+  ),
+  read(
+    'grouping and sparse fieldsets',
+    '/api/article?group=author.name',
+    '/api/person?fields[person]=name,age',
+    '/api/article?include=author&fields[person]=name',
+  ),
   read(
     'function evaluation',
-    `/api/eval/person?functions=${json([{ name: 'avg', field: 'age' }, { name: 'count', field: 'id' }, { name: 'max', field: 'birthday' }])}`,
+    `/api/eval/person?functions=${json([
+      { name: 'avg', field: 'age' },
+      { name: 'count', field: 'id' },
+      { name: 'max', field: 'birthday' },
+    ])}`,
     `/api/eval/task?functions=${json([{ name: 'sum', field: 'duration' }])}`,
     `/api/eval/comment?functions=${json([{ name: 'count', field: 'id' }])}`,
   ),
-  read('other collections of a model', '/api/person_names', '/api/person_private?include=articles', '/api/person_private/1/comments'),
+  read(
+    'other collections of a model',
+    '/api/person_names',
+    '/api/person_private?include=articles',
+    '/api/person_private/1/comments',
+  ),
 ];
 
 const JSONAPI_WRITES: Case[] = [
   write(
     'create',
-    { method: 'POST', path: '/api/person', body: { data: { type: 'person', attributes: { name: 'Zed', age: 30, birthday: '1990-01-02', birth_datetime: '1990-01-02T03:04:05.5', bedtime: '22:00' } } } },
+    {
+      method: 'POST',
+      path: '/api/person',
+      body: {
+        data: {
+          type: 'person',
+          attributes: {
+            name: 'Zed',
+            age: 30,
+            birthday: '1990-01-02',
+            birth_datetime: '1990-01-02T03:04:05.5',
+            bedtime: '22:00',
+          },
+        },
+      },
+    },
     get('/api/person/6'),
   ),
-  write('create with relationships', { method: 'POST', path: '/api/article', body: { data: { type: 'article', attributes: { title: 'T' }, relationships: { author: { data: { type: 'person', id: '2' } }, tags: { data: [{ type: 'tag', id: '3' }] } } } } }, get('/api/article/6?include=tags')),
-  write('create with a client id, then a duplicate', { method: 'POST', path: '/api/tag', body: { data: { type: 'tag', id: '10', attributes: { name: 'ten' } } } }, { method: 'POST', path: '/api/tag', body: { data: { type: 'tag', attributes: { name: 'ten' } } } }),
-  write('create refused', { method: 'POST', path: '/api/person', body: { data: { type: 'person', attributes: { birthday: '2001-02-30' } } } }, { method: 'POST', path: '/api/person', body: { data: { type: 'person', attributes: { name: 'x'.repeat(101) } } } }, { method: 'POST', path: '/api/comment', body: { data: { type: 'comment', attributes: {} } } }),
-  write('update', { method: 'PATCH', path: '/api/person/1', body: { data: { type: 'person', id: '1', attributes: { age: 26, bedtime: '23:00' } } } }, { method: 'PATCH', path: '/api/task/1', body: { data: { type: 'task', id: '1', attributes: { duration: 60 } } } }, get('/api/task/1')),
-  write('delete', { method: 'DELETE', path: '/api/person/5' }, { method: 'DELETE', path: '/api/person/4' }, get('/api/person')),
+  write(
+    'create with relationships',
+    {
+      method: 'POST',
+      path: '/api/article',
+      body: {
+        data: {
+          type: 'article',
+          attributes: { title: 'T' },
+          relationships: { author: { data: { type: 'person', id: '2' } }, tags: { data: [{ type: 'tag', id: '3' }] } },
+        },
+      },
+    },
+    get('/api/article/6?include=tags'),
+  ),
+  write(
+    'create with a client id, then a duplicate',
+    { method: 'POST', path: '/api/tag', body: { data: { type: 'tag', id: '10', attributes: { name: 'ten' } } } },
+    { method: 'POST', path: '/api/tag', body: { data: { type: 'tag', attributes: { name: 'ten' } } } },
+  ),
+  write(
+    'create refused',
+    { method: 'POST', path: '/api/person', body: { data: { type: 'person', attributes: { birthday: '2001-02-30' } } } },
+    { method: 'POST', path: '/api/person', body: { data: { type: 'person', attributes: { name: 'x'.repeat(101) } } } },
+    { method: 'POST', path: '/api/comment', body: { data: { type: 'comment', attributes: {} } } },
+  ),
+  write(
+    'update',
+    {
+      method: 'PATCH',
+      path: '/api/person/1',
+      body: { data: { type: 'person', id: '1', attributes: { age: 26, bedtime: '23:00' } } },
+    },
+    { method: 'PATCH', path: '/api/task/1', body: { data: { type: 'task', id: '1', attributes: { duration: 60 } } } },
+    get('/api/task/1'),
+  ),
+  write(
+    'delete',
+    { method: 'DELETE', path: '/api/person/5' },
+    { method: 'DELETE', path: '/api/person/4' },
+    get('/api/person'),
+  ),
   write(
     'relationship endpoints',
     { method: 'POST', path: '/api/article/1/relationships/tags', body: { data: [{ type: 'tag', id: '3' }] } },
@@ -78,7 +169,15 @@ const JSONAPI_WRITES: Case[] = [
     { method: 'PATCH', path: '/api/article/2/relationships/author', body: { data: { type: 'person', id: '3' } } },
     get('/api/article?include=tags,author'),
   ),
-  write('another collection of a model', { method: 'PATCH', path: '/api/person_private/1', body: { data: { type: 'person_private', id: '1', attributes: { name: 'Alicia' } } } }, get('/api/person/1')),
+  write(
+    'another collection of a model',
+    {
+      method: 'PATCH',
+      path: '/api/person_private/1',
+      body: { data: { type: 'person_private', id: '1', attributes: { name: 'Alicia' } } },
+    },
+    get('/api/person/1'),
+  ),
 ];
 
 const q = (v: unknown) => `q=${json(v)}`;
@@ -96,17 +195,66 @@ const LEGACY_READS: Case[] = [
     `/api/person?${q({ filters: [{ name: 'birth_datetime', op: '<', val: '2000-01-01T00:00:00' }], single: true })}`,
     `/api/person?${q({ filters: [{ name: 'nope', op: '==', val: 1 }] })}`,
   ),
-  read('related instances', '/api/person/1/articles', '/api/article/1/tags', '/api/article/4/author', '/api/tag/2/articles'),
-  read('function evaluation', `/api/eval/person?${q({ functions: [{ name: 'avg', field: 'age' }, { name: 'count', field: 'id' }] })}`, `/api/eval/task?${q({ functions: [{ name: 'sum', field: 'duration' }] })}`),
+  read(
+    'related instances',
+    '/api/person/1/articles',
+    '/api/article/1/tags',
+    '/api/article/4/author',
+    '/api/tag/2/articles',
+  ),
+  read(
+    'function evaluation',
+    `/api/eval/person?${q({
+      functions: [
+        { name: 'avg', field: 'age' },
+        { name: 'count', field: 'id' },
+      ],
+    })}`,
+    `/api/eval/task?${q({ functions: [{ name: 'sum', field: 'duration' }] })}`,
+  ),
   read('other collections of a model', '/api/person_names', '/api/person_private/1'),
 ];
 
 const LEGACY_WRITES: Case[] = [
-  write('create', { method: 'POST', path: '/api/person', body: { name: 'Zed', age: 30, birthday: '1990-01-02', bedtime: '22:00' } }, { method: 'POST', path: '/api/article', body: { title: 'T', author: { id: 1 }, tags: [{ id: 2 }, { name: 'fresh' }] } }, get('/api/article/6')),
-  write('replace and update', { method: 'PUT', path: '/api/article/4', body: { title: 'Titled', publishtime: '2023-03-03T03:03:03', author: { id: 5 }, tags: { add: [{ id: 2 }] } } }, { method: 'PATCH', path: '/api/task/2', body: { duration: 42 } }, get('/api/article/4'), get('/api/task/2')),
-  write('update many', { method: 'PATCH', path: '/api/person', body: { other: 9, q: { filters: [{ name: 'age', op: '<', val: 20 }] } } }, get('/api/person')),
-  write('delete and unlink', { method: 'DELETE', path: '/api/person/5' }, { method: 'DELETE', path: '/api/article/1/tags/1' }, { method: 'DELETE', path: '/api/person/1' }, get('/api/article/1')),
-  write('refused', { method: 'POST', path: '/api/tag', body: { name: 'news' } }, { method: 'POST', path: '/api/person', body: { bedtime: '25:00' } }, { method: 'POST', path: '/api/comment', body: {} }),
+  write(
+    'create',
+    { method: 'POST', path: '/api/person', body: { name: 'Zed', age: 30, birthday: '1990-01-02', bedtime: '22:00' } },
+    {
+      method: 'POST',
+      path: '/api/article',
+      body: { title: 'T', author: { id: 1 }, tags: [{ id: 2 }, { name: 'fresh' }] },
+    },
+    get('/api/article/6'),
+  ),
+  write(
+    'replace and update',
+    {
+      method: 'PUT',
+      path: '/api/article/4',
+      body: { title: 'Titled', publishtime: '2023-03-03T03:03:03', author: { id: 5 }, tags: { add: [{ id: 2 }] } },
+    },
+    { method: 'PATCH', path: '/api/task/2', body: { duration: 42 } },
+    get('/api/article/4'),
+    get('/api/task/2'),
+  ),
+  write(
+    'update many',
+    { method: 'PATCH', path: '/api/person', body: { other: 9, q: { filters: [{ name: 'age', op: '<', val: 20 }] } } },
+    get('/api/person'),
+  ),
+  write(
+    'delete and unlink',
+    { method: 'DELETE', path: '/api/person/5' },
+    { method: 'DELETE', path: '/api/article/1/tags/1' },
+    { method: 'DELETE', path: '/api/person/1' },
+    get('/api/article/1'),
+  ),
+  write(
+    'refused',
+    { method: 'POST', path: '/api/tag', body: { name: 'news' } },
+    { method: 'POST', path: '/api/person', body: { bedtime: '25:00' } },
+    { method: 'POST', path: '/api/comment', body: {} },
+  ),
 ];
 
 const MEDIA: Record<string, string> = { jsonapi: 'application/vnd.api+json', legacy: 'application/json' };
@@ -115,16 +263,32 @@ const MEDIA: Record<string, string> = { jsonapi: 'application/vnd.api+json', leg
 async function answer(origin: string, format: string, step: Step): Promise<unknown> {
   const headers: Record<string, string> = { accept: MEDIA[format]! };
   if (step.body !== undefined) headers['content-type'] = MEDIA[format]!;
-  const res = await fetch(`${origin}${step.path}`, { method: step.method, headers, ...(step.body === undefined ? {} : { body: JSON.stringify(step.body) }) });
+  const res = await fetch(`${origin}${step.path}`, {
+    method: step.method,
+    headers,
+    ...(step.body === undefined ? {} : { body: JSON.stringify(step.body) }),
+  });
   const text = (await res.text()).split(origin).join('ORIGIN');
-  const kept = ['content-type', 'allow', 'location', 'link'].map((h) => [h, res.headers.get(h)?.split(origin).join('ORIGIN') ?? null]);
-  return { step: `${step.method} ${decodeURIComponent(step.path)}`, status: res.status, headers: Object.fromEntries(kept), body: text ? withoutVirtual(JSON.parse(text)) : null };
+  const kept = ['content-type', 'allow', 'location', 'link'].map((h) => [
+    h,
+    res.headers.get(h)?.split(origin).join('ORIGIN') ?? null,
+  ]);
+  return {
+    step: `${step.method} ${decodeURIComponent(step.path)}`,
+    status: res.status,
+    headers: Object.fromEntries(kept),
+    body: text ? withoutVirtual(JSON.parse(text)) : null,
+  };
 }
 
 function withoutVirtual(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutVirtual);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'is_minor').map(([k, v]) => [k, withoutVirtual(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== 'is_minor')
+      .map(([k, v]) => [k, withoutVirtual(v)]),
+  );
 }
 
 for (const kind of testedKinds()) {
@@ -140,7 +304,13 @@ for (const kind of testedKinds()) {
         db = await testDatabaseOrSkip(this, kind);
         // The target creates the conformance tables; the catalogue server reads them.
         target = await startConformanceTarget({ url: db!.url, format, connect: { pool: { min: 0, max: 2 } } });
-        served = await serveCatalogue({ databaseUrl: db!.url, format, config: () => loadConfig(CONFIG_FILE).config, configSource: 'conformance.config.json', connect: { pool: { min: 0, max: 2 } } });
+        served = await serveCatalogue({
+          databaseUrl: db!.url,
+          format,
+          config: () => loadConfig(CONFIG_FILE).config,
+          configSource: 'conformance.config.json',
+          connect: { pool: { min: 0, max: 2 } },
+        });
         await reseed();
       });
       after(async () => {
@@ -150,18 +320,27 @@ for (const kind of testedKinds()) {
       });
 
       it('serves the same collections, and warns of nothing', () => {
-        expect([...served.current().registry.collections.keys()].sort()).to.deep.equal([...target.registry.collections.keys()].sort());
+        expect([...served.current().registry.collections.keys()].sort()).to.deep.equal(
+          [...target.registry.collections.keys()].sort(),
+        );
         expect(served.current().warnings).to.deep.equal([]);
       });
 
       it('describes the same paths and methods in OpenAPI', async () => {
         const paths = async (origin: string) => {
-          const doc = (await (await fetch(`${origin}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+          const doc = (await (await fetch(`${origin}/api/openapi.json`)).json()) as {
+            paths: Record<string, Record<string, unknown>>;
+          };
           return Object.fromEntries(Object.entries(doc.paths).map(([p, ops]) => [p, Object.keys(ops).sort()]));
         };
         // The target mounts no OpenAPI route: its document is the same generator run on its registry.
         const { openApiDocument } = await import('@colapi/openapi');
-        const expected = Object.fromEntries(Object.entries(openApiDocument(target.registry, { format: target.format }).paths).map(([p, ops]) => [p, Object.keys(ops).sort()]));
+        const expected = Object.fromEntries(
+          Object.entries(openApiDocument(target.registry, { format: target.format }).paths).map(([p, ops]) => [
+            p,
+            Object.keys(ops).sort(),
+          ]),
+        );
         expect(await paths(served.origin)).to.deep.equal(expected);
       });
 
@@ -172,7 +351,10 @@ for (const kind of testedKinds()) {
           for (const [table, settings] of Object.entries(config.tables ?? {})) {
             for (const [column, { type }] of Object.entries(settings.columns ?? {})) {
               if (type === undefined) continue;
-              expect(catalogue.tables.find((t) => t.name === table)!.columns.find((c) => c.name === column)!.type, `${table}.${column}`).to.equal(type);
+              expect(
+                catalogue.tables.find((t) => t.name === table)!.columns.find((c) => c.name === column)!.type,
+                `${table}.${column}`,
+              ).to.equal(type);
             }
           }
         });
@@ -182,7 +364,8 @@ for (const kind of testedKinds()) {
       const writes = format === 'jsonapi' ? JSONAPI_WRITES : LEGACY_WRITES;
       for (const c of reads) {
         it(`reads: ${c.name}`, async () => {
-          for (const step of c.steps) expect(await answer(served.origin, format, step)).to.deep.equal(await answer(target.origin, format, step));
+          for (const step of c.steps)
+            expect(await answer(served.origin, format, step)).to.deep.equal(await answer(target.origin, format, step));
         });
       }
       for (const c of writes) {

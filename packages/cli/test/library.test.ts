@@ -1,6 +1,12 @@
 import type { CatalogueConfig } from '@colapi/catalogue';
 import { connect, disconnect, type Database } from '@colapi/sql-compiler';
-import { createLibrary, HttpClient, testDatabaseOrSkip, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
+import {
+  createLibrary,
+  HttpClient,
+  testDatabaseOrSkip,
+  testedKinds,
+  type TestDatabase,
+} from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { serveCatalogue, type CatalogueServer } from '../src/index.js';
 
@@ -43,7 +49,14 @@ for (const kind of testedKinds()) {
     });
 
     it('serves every table with a key as a collection, and says what it left out', () => {
-      expect([...jsonapi.current().registry.collections.keys()]).to.deep.equal(['author', 'book', 'book_summary', 'category', 'profile', 'tag']);
+      expect([...jsonapi.current().registry.collections.keys()]).to.deep.equal([
+        'author',
+        'book',
+        'book_summary',
+        'category',
+        'profile',
+        'tag',
+      ]);
       const warnings = jsonapi.current().warnings;
       expect(warnings.filter((w) => w.startsWith('author.photo'))).to.have.length(1);
       expect(warnings.filter((w) => w.startsWith('edition: composite primary key'))).to.have.length(1);
@@ -75,11 +88,17 @@ for (const kind of testedKinds()) {
     });
 
     it('filters through relationships with has and any', async () => {
-      const any = await a.get(`/api/book?${q([{ name: 'tags', op: 'any', val: { name: 'name', op: '==', val: 'programming' } }])}`);
+      const any = await a.get(
+        `/api/book?${q([{ name: 'tags', op: 'any', val: { name: 'name', op: '==', val: 'programming' } }])}`,
+      );
       expect(ids(any.body)).to.deep.equal(['1', '3']);
-      const has = await a.get(`/api/book?${q([{ name: 'author', op: 'has', val: { name: 'active', op: '==', val: true } }])}`);
+      const has = await a.get(
+        `/api/book?${q([{ name: 'author', op: 'has', val: { name: 'active', op: '==', val: true } }])}`,
+      );
       expect(ids(has.body)).to.deep.equal(['1', '3']);
-      const editors = await a.get(`/api/author?${q([{ name: 'books_by_editor', op: 'any', val: { name: 'pages', op: '>', val: 100 } }])}`);
+      const editors = await a.get(
+        `/api/author?${q([{ name: 'books_by_editor', op: 'any', val: { name: 'pages', op: '>', val: 100 } }])}`,
+      );
       expect(ids(editors.body)).to.deep.equal(['1', '2']);
     });
 
@@ -98,21 +117,32 @@ for (const kind of testedKinds()) {
     });
 
     it('evaluates functions where the configuration allows them', async () => {
-      const functions = encodeURIComponent(JSON.stringify([
-        { name: 'sum', field: 'pages' },
-        { name: 'count', field: 'id' },
-        { name: 'max', field: 'published_on' },
-      ]));
+      const functions = encodeURIComponent(
+        JSON.stringify([
+          { name: 'sum', field: 'pages' },
+          { name: 'count', field: 'id' },
+          { name: 'max', field: 'published_on' },
+        ]),
+      );
       const r = await a.get(`/api/eval/book?functions=${functions}`);
       expect(r.status).to.equal(200);
       expect(r.body.data).to.deep.equal([1090, 4, '1952-05-01']);
-      expect((await a.get(`/api/eval/author?functions=${encodeURIComponent('[{"name":"count","field":"id"}]')}`)).status).to.equal(404);
+      expect(
+        (await a.get(`/api/eval/author?functions=${encodeURIComponent('[{"name":"count","field":"id"}]')}`)).status,
+      ).to.equal(404);
     });
 
     it('leaves out unsupported and computed columns, and shows a renamed column under its new name', async () => {
       const r = await a.get('/api/author/1');
-      expect(r.body.data.attributes).to.deep.equal({ name: 'Ada Lovelace', email: 'ada@example.com', birth_date: '1815-12-10', active: true });
-      const sorted = await a.get(`/api/author?sort=-birth_date&${q([{ name: 'birth_date', op: '<', val: '1900-01-01' }])}`);
+      expect(r.body.data.attributes).to.deep.equal({
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        birth_date: '1815-12-10',
+        active: true,
+      });
+      const sorted = await a.get(
+        `/api/author?sort=-birth_date&${q([{ name: 'birth_date', op: '<', val: '1900-01-01' }])}`,
+      );
       expect(ids(sorted.body)).to.deep.equal(['1', '2']);
       expect((await a.get('/api/edition')).status).to.equal(404);
     });
@@ -120,7 +150,11 @@ for (const kind of testedKinds()) {
     it('serves a view read-only', async () => {
       const r = await a.get('/api/book_summary?sort=id');
       expect(r.status).to.equal(200);
-      expect(r.body.data[0]).to.deep.include({ type: 'book_summary', id: '1', attributes: { title: 'Notes on the Engine', pages: 66, author_name: 'Ada Lovelace' } });
+      expect(r.body.data[0]).to.deep.include({
+        type: 'book_summary',
+        id: '1',
+        attributes: { title: 'Notes on the Engine', pages: 66, author_name: 'Ada Lovelace' },
+      });
       const post = await a.post('/api/book_summary', { data: { type: 'book_summary', attributes: { title: 'x' } } });
       expect(post.status).to.equal(405);
       expect(post.headers.get('allow')).to.equal('GET');
@@ -128,8 +162,16 @@ for (const kind of testedKinds()) {
 
     it('describes itself in OpenAPI and serves the browsable page', async () => {
       const doc = (await a.get('/api/openapi.json')).body;
-      expect(Object.keys(doc.paths)).to.include.members(['/api/book', '/api/book/{id}', '/api/book/{id}/tags', '/api/eval/book', '/api/book_summary']);
-      const create = doc.components.schemas['author-create'] ?? Object.entries(doc.components.schemas).find(([k]) => /author.*create/.test(k))?.[1];
+      expect(Object.keys(doc.paths)).to.include.members([
+        '/api/book',
+        '/api/book/{id}',
+        '/api/book/{id}/tags',
+        '/api/eval/book',
+        '/api/book_summary',
+      ]);
+      const create =
+        doc.components.schemas['author-create'] ??
+        Object.entries(doc.components.schemas).find(([k]) => /author.*create/.test(k))?.[1];
       const required = JSON.stringify(create);
       // name is required; active has a default and is not.
       expect(required).to.contain('"name"');
@@ -140,20 +182,33 @@ for (const kind of testedKinds()) {
     });
 
     it('answers Format B: relation__field filters, nested related instances, PUT', async () => {
-      const search = encodeURIComponent(JSON.stringify({ filters: [{ name: 'author__name', op: 'like', val: '%Babbage' }], order_by: [{ field: 'id' }] }));
+      const search = encodeURIComponent(
+        JSON.stringify({
+          filters: [{ name: 'author__name', op: 'like', val: '%Babbage' }],
+          order_by: [{ field: 'id' }],
+        }),
+      );
       const r = await b.get(`/api/book?q=${search}`);
       expect(r.status).to.equal(200);
       expect(r.body.objects.map((o: { id: number }) => o.id)).to.deep.equal([2, 4]);
       expect(r.body.objects[0].author).to.deep.include({ id: 2, name: 'Charles Babbage' });
-      expect((await b.get('/api/category/1/categories')).body.objects.map((o: { id: number }) => o.id)).to.deep.equal([2, 3]);
+      expect((await b.get('/api/category/1/categories')).body.objects.map((o: { id: number }) => o.id)).to.deep.equal([
+        2, 3,
+      ]);
       expect((await b.put('/api/tag/3', { name: 'History' })).status).to.equal(200);
       expect((await b.get('/api/tag/3')).body.name).to.equal('History');
     });
 
     it('writes: defaults fill what a create leaves out, relationships are set, foreign keys are kept', async () => {
-      const created = await a.post('/api/author', { data: { type: 'author', attributes: { name: 'Alan Turing', birth_date: '1912-06-23' } } });
+      const created = await a.post('/api/author', {
+        data: { type: 'author', attributes: { name: 'Alan Turing', birth_date: '1912-06-23' } },
+      });
       expect(created.status).to.equal(201);
-      expect(created.body.data.attributes).to.deep.include({ name: 'Alan Turing', birth_date: '1912-06-23', active: true });
+      expect(created.body.data.attributes).to.deep.include({
+        name: 'Alan Turing',
+        birth_date: '1912-06-23',
+        active: true,
+      });
       const id = created.body.data.id;
       const [row] = await sql.knex('author').where('id', Number(id)).select('born');
       expect(String(row.born)).to.contain('1912-06-23');
@@ -166,15 +221,26 @@ for (const kind of testedKinds()) {
       });
       expect(book.status).to.equal(201);
       const bookId = book.body.data.id;
-      expect((await a.get(`/api/book/${bookId}/relationships/tags`)).body.data).to.deep.equal([{ type: 'tag', id: '2' }]);
-      const patched = await a.patch(`/api/book/${bookId}`, { data: { type: 'book', id: bookId, attributes: { price: 9.5 }, relationships: { category: { data: { type: 'category', id: '2' } } } } });
+      expect((await a.get(`/api/book/${bookId}/relationships/tags`)).body.data).to.deep.equal([
+        { type: 'tag', id: '2' },
+      ]);
+      const patched = await a.patch(`/api/book/${bookId}`, {
+        data: {
+          type: 'book',
+          id: bookId,
+          attributes: { price: 9.5 },
+          relationships: { category: { data: { type: 'category', id: '2' } } },
+        },
+      });
       expect(patched.status).to.equal(200);
       expect(patched.body.data.attributes.price).to.equal(9.5);
       expect((await a.delete(`/api/author/${id}`)).status).to.equal(409);
       await sql.knex('book_tag').where('book_id', Number(bookId)).del();
       expect((await a.delete(`/api/book/${bookId}`)).status).to.equal(204);
       expect((await a.delete(`/api/author/${id}`)).status).to.equal(204);
-      const invalid = await a.post('/api/author', { data: { type: 'author', attributes: { birth_date: '1912-06-23' } } });
+      const invalid = await a.post('/api/author', {
+        data: { type: 'author', attributes: { birth_date: '1912-06-23' } },
+      });
       expect(invalid.status).to.equal(400);
     });
   });

@@ -16,7 +16,9 @@ if (testedKinds().includes('postgres')) {
       await sql.knex.raw('create table public.item (id serial primary key, other text)');
       await sql.knex.raw('create schema shop');
       await sql.knex.raw('create table shop.maker (id serial primary key, name text not null)');
-      await sql.knex.raw('create table shop.item (id serial primary key, label varchar(30) not null, maker_id integer references shop.maker (id))');
+      await sql.knex.raw(
+        'create table shop.item (id serial primary key, label varchar(30) not null, maker_id integer references shop.maker (id))',
+      );
       await sql.knex.raw("insert into shop.maker (name) values ('Acme')");
       await sql.knex.raw("insert into shop.item (label, maker_id) values ('anvil', 1)");
     });

@@ -35,12 +35,25 @@ export function decodeRead(request: HttpRequest, collection: CollectionSchema, c
     // As in Flask-Restless 1.0: only the members of a to-many relationship are addressed by id.
     if (rel.cardinality === 'one') {
       const related = `${request.base}/${collection.name}/${encodeURIComponent(id)}/${rel.name}`;
-      throw ApiError.notFound(`${rel.name} is a to-one relationship of ${collection.name}: it has no member ids; its related resource is at ${related}, without an id`);
+      throw ApiError.notFound(
+        `${rel.name} is a to-one relationship of ${collection.name}: it has no member ids; its related resource is at ${related}, without an id`,
+      );
     }
-    return { kind: 'fetch', collection: target, id: route.relatedId, scope, query: parseJsonApiQuery(params, target, ctx, 'single') };
+    return {
+      kind: 'fetch',
+      collection: target,
+      id: route.relatedId,
+      scope,
+      query: parseJsonApiQuery(params, target, ctx, 'single'),
+    };
   }
   if (rel.cardinality === 'one') {
-    return { kind: 'fetch-related-one', collection: target, scope, query: parseJsonApiQuery(params, target, ctx, 'single') };
+    return {
+      kind: 'fetch-related-one',
+      collection: target,
+      scope,
+      query: parseJsonApiQuery(params, target, ctx, 'single'),
+    };
   }
   return { kind: 'list', collection: target, scope, query: parseJsonApiQuery(params, target, ctx, 'list') };
 }

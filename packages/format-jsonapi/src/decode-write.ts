@@ -29,7 +29,10 @@ function identifier(json: unknown, target: CollectionSchema, pointer: string): R
   if (!isObject(json)) throw bad('a resource identifier must be an object {type, id}', pointer);
   if (typeof json.type !== 'string') throw bad('a resource identifier needs a type', `${pointer}/type`);
   if (typeof json.id !== 'string') throw bad('a resource identifier needs an id, as a string', `${pointer}/id`);
-  if (json.type !== target.name) throw ApiError.conflict(`type "${json.type}" does not match the relationship's type "${target.name}"`, { pointer: `${pointer}/type` });
+  if (json.type !== target.name)
+    throw ApiError.conflict(`type "${json.type}" does not match the relationship's type "${target.name}"`, {
+      pointer: `${pointer}/type`,
+    });
   return { kind: 'existing', id: validId(json.id, target, `${pointer}/id`) };
 }
 
@@ -41,19 +44,38 @@ function validId(id: string, collection: CollectionSchema, pointer: string): str
 }
 
 /** The linkage of a relationship object or a relationship endpoint body. */
-export function linkageChange(data: unknown, rel: RelationshipSchema, target: CollectionSchema, pointer: string, mode: 'replace' | 'add' | 'remove'): RelationshipWrite {
+export function linkageChange(
+  data: unknown,
+  rel: RelationshipSchema,
+  target: CollectionSchema,
+  pointer: string,
+  mode: 'replace' | 'add' | 'remove',
+): RelationshipWrite {
   if (rel.cardinality === 'one') {
-    if (mode !== 'replace') throw new ApiError(405, 'Method Not Allowed', `${rel.name} is a to-one relationship: change it with PATCH`, undefined, { allow: 'GET, PATCH' });
+    if (mode !== 'replace')
+      throw new ApiError(
+        405,
+        'Method Not Allowed',
+        `${rel.name} is a to-one relationship: change it with PATCH`,
+        undefined,
+        { allow: 'GET, PATCH' },
+      );
     return { mode: 'set', target: data === null ? null : identifier(data, target, pointer) };
   }
-  if (!Array.isArray(data)) throw bad(`${rel.name} is a to-many relationship: data must be a list of resource identifiers`, pointer);
+  if (!Array.isArray(data))
+    throw bad(`${rel.name} is a to-many relationship: data must be a list of resource identifiers`, pointer);
   return { mode, targets: data.map((d, i) => identifier(d, target, `${pointer}/${i}`)) };
 }
 
 const RESOURCE_MEMBERS = new Set(['type', 'id', 'attributes', 'relationships', 'links', 'meta']);
 
 /** The attributes and relationships of a resource object in a POST or PATCH body. */
-function resourceWrite(data: Record<string, unknown>, collection: CollectionSchema, ctx: DecodeContext, update: boolean): ResourceWrite {
+function resourceWrite(
+  data: Record<string, unknown>,
+  collection: CollectionSchema,
+  ctx: DecodeContext,
+  update: boolean,
+): ResourceWrite {
   const unknown = Object.keys(data).find((k) => !RESOURCE_MEMBERS.has(k));
   if (unknown) throw bad(`"${unknown}" is not a member of a resource object`, `/data/${unknown}`);
   const attributes = data.attributes ?? {};
@@ -64,8 +86,11 @@ function resourceWrite(data: Record<string, unknown>, collection: CollectionSche
     writable,
     sourceOf: (name) => ({ pointer: `/data/attributes/${name}` }),
     hint: (name) => {
-      if (name === collection.model.key) return `"${name}" is the resource's identity: it goes in data.id, never in attributes`;
-      const rel = [...collection.relationships.values()].find((r) => r.join.kind === 'belongs-to' && r.join.ownColumn === name);
+      if (name === collection.model.key)
+        return `"${name}" is the resource's identity: it goes in data.id, never in attributes`;
+      const rel = [...collection.relationships.values()].find(
+        (r) => r.join.kind === 'belongs-to' && r.join.ownColumn === name,
+      );
       if (fks.has(name) && rel) return `"${name}" is set through the relationship "${rel.name}"`;
       if (collection.relationships.has(name)) return `"${name}" is a relationship: give it under relationships`;
       return undefined;
@@ -91,7 +116,9 @@ function resourceWrite(data: Record<string, unknown>, collection: CollectionSche
 function checkType(data: Record<string, unknown>, collection: CollectionSchema): void {
   if (data.type === undefined) throw bad('the resource object needs a type', '/data/type');
   if (data.type !== collection.name) {
-    throw ApiError.conflict(`type ${shownValue(data.type)} does not match the collection "${collection.name}"`, { pointer: '/data/type' });
+    throw ApiError.conflict(`type ${shownValue(data.type)} does not match the collection "${collection.name}"`, {
+      pointer: '/data/type',
+    });
   }
 }
 
@@ -105,7 +132,13 @@ export function decodeWrite(request: HttpRequest, collection: CollectionSchema, 
     // Before the body is read: whatever it holds, a to-one relationship is only ever replaced.
     if (rel.cardinality === 'one' && mode !== 'replace') {
       const allow = (['GET', 'PATCH'] as const).filter((m) => collection.methods.has(m)).join(', ');
-      throw new ApiError(405, 'Method Not Allowed', `${rel.name} is a to-one relationship: change it with PATCH`, undefined, { allow });
+      throw new ApiError(
+        405,
+        'Method Not Allowed',
+        `${rel.name} is a to-one relationship: change it with PATCH`,
+        undefined,
+        { allow },
+      );
     }
     if (rel.cardinality === 'many' && mode === 'replace' && !collection.allowToManyReplacement) {
       throw ApiError.forbidden(`${collection.name} does not allow replacing all of ${rel.name}`);
@@ -121,12 +154,19 @@ export function decodeWrite(request: HttpRequest, collection: CollectionSchema, 
     if (!isObject(data)) throw bad('data must be a resource object', '/data');
     checkType(data, collection);
     if (data.id !== undefined) {
-      if (!collection.allowClientGeneratedIds) throw ApiError.forbidden(`${collection.name} does not accept client-generated ids`, { pointer: '/data/id' });
+      if (!collection.allowClientGeneratedIds)
+        throw ApiError.forbidden(`${collection.name} does not accept client-generated ids`, { pointer: '/data/id' });
       if (typeof data.id !== 'string') throw bad('id must be a string', '/data/id');
       validId(data.id, collection, '/data/id');
     }
     const write = resourceWrite(data, collection, ctx, false);
-    return { kind: 'create', collection, write, query: query(), ...(typeof data.id === 'string' ? { id: data.id } : {}) };
+    return {
+      kind: 'create',
+      collection,
+      write,
+      query: query(),
+      ...(typeof data.id === 'string' ? { id: data.id } : {}),
+    };
   }
   if (route.id !== undefined && route.relation === undefined && method === 'PATCH') {
     const data = primaryData(request.body);
@@ -134,8 +174,17 @@ export function decodeWrite(request: HttpRequest, collection: CollectionSchema, 
     checkType(data, collection);
     if (data.id === undefined) throw bad('the resource object needs an id', '/data/id');
     if (typeof data.id !== 'string') throw bad('id must be a string', '/data/id');
-    if (data.id !== route.id) throw ApiError.conflict(`id "${String(data.id)}" does not match the URL's id "${route.id}"`, { pointer: '/data/id' });
-    return { kind: 'update', collection, id: route.id, write: resourceWrite(data, collection, ctx, true), query: query() };
+    if (data.id !== route.id)
+      throw ApiError.conflict(`id "${String(data.id)}" does not match the URL's id "${route.id}"`, {
+        pointer: '/data/id',
+      });
+    return {
+      kind: 'update',
+      collection,
+      id: route.id,
+      write: resourceWrite(data, collection, ctx, true),
+      query: query(),
+    };
   }
   if (route.id !== undefined && route.relation === undefined && method === 'DELETE') {
     return { kind: 'delete', collection, id: route.id };

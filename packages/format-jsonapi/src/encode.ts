@@ -1,4 +1,4 @@
-import { ApiError, emptyReadQuery, type Operation, type OperationResult, type ReadQuery } from '@colapi/query-ast';
+import { type ApiError, emptyReadQuery, type Operation, type OperationResult, type ReadQuery } from '@colapi/query-ast';
 import { type DecodeContext, type HttpRequest, type HttpResponse, rfc3986Uri } from '@colapi/wire-format';
 import { includedResources } from './compound-document.js';
 import { linkageData, resourceObject } from './resource-object.js';
@@ -10,7 +10,12 @@ function queryOf(operation: Operation): ReadQuery {
   return 'query' in operation ? operation.query : emptyReadQuery();
 }
 
-function document(status: number, type: string, body: Record<string, unknown>, headers: Record<string, string> = {}): HttpResponse {
+function document(
+  status: number,
+  type: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): HttpResponse {
   return { status, headers: { 'content-type': type, ...headers }, body: { jsonapi: JSONAPI_VERSION, ...body } };
 }
 
@@ -29,7 +34,10 @@ export function encodeResult(
     case 'collection': {
       if (query.single) {
         const node = result.resources[0]!;
-        const body: Record<string, unknown> = { data: resourceObject(node, base, registry, query), links: { self: rfc3986Uri(url.href) } };
+        const body: Record<string, unknown> = {
+          data: resourceObject(node, base, registry, query),
+          links: { self: rfc3986Uri(url.href) },
+        };
         if (query.include.length) body.included = includedResources([node], base, registry, query);
         return document(200, type, body);
       }
@@ -49,7 +57,12 @@ export function encodeResult(
       if (result.created && data) {
         // The specification shows meta and jsonapi inside the created resource object too.
         const created = { ...data, meta: {}, jsonapi: JSONAPI_VERSION };
-        return document(201, type, { ...body, data: created, links: { self: data.links.self } }, { location: data.links.self });
+        return document(
+          201,
+          type,
+          { ...body, data: created, links: { self: data.links.self } },
+          { location: data.links.self },
+        );
       }
       return document(200, type, body);
     }
@@ -63,7 +76,8 @@ export function encodeResult(
         links: { self: `${self}/relationships/${operation.relation}`, related: `${self}/${operation.relation}` },
       };
       // The included resources hang off the owner, which is not in the document: the linkage leads to them.
-      if (result.owner && query.include.length) body.included = includedResources([], base, registry, query, [result.owner]);
+      if (result.owner && query.include.length)
+        body.included = includedResources([], base, registry, query, [result.owner]);
       return document(200, type, body);
     }
     case 'values':

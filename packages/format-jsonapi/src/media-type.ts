@@ -94,12 +94,17 @@ function namedQuality(ranges: readonly MediaRange[], type: string): number {
 export function checkContentType(request: HttpRequest): void {
   if (!request.hasBody) return;
   const header = request.headers['content-type'];
-  if (!header) throw new ApiError(415, 'Unsupported Media Type', `a request body must have Content-Type ${JSONAPI_MEDIA_TYPE}`);
+  if (!header)
+    throw new ApiError(415, 'Unsupported Media Type', `a request body must have Content-Type ${JSONAPI_MEDIA_TYPE}`);
   const [type = '', ...params] = header.split(';').map((s) => s.trim());
   if (type.toLowerCase() !== JSONAPI_MEDIA_TYPE) {
     throw new ApiError(415, 'Unsupported Media Type', `Content-Type must be ${JSONAPI_MEDIA_TYPE}, not ${type}`);
   }
   if (params.some(Boolean)) {
-    throw new ApiError(415, 'Unsupported Media Type', `Content-Type ${JSONAPI_MEDIA_TYPE} must not carry media type parameters`);
+    throw new ApiError(
+      415,
+      'Unsupported Media Type',
+      `Content-Type ${JSONAPI_MEDIA_TYPE} must not carry media type parameters`,
+    );
   }
 }

@@ -27,12 +27,15 @@ const FAMILY = /^(filter|page|fields)\[(.*)\]$/;
 function checkNames(params: URLSearchParams, shape: QueryShape): void {
   const seen = new Set<string>();
   for (const name of params.keys()) {
-    if (seen.has(name)) throw ApiError.badRequest(`query parameter ${name} is given more than once`, { parameter: name });
+    if (seen.has(name))
+      throw ApiError.badRequest(`query parameter ${name} is given more than once`, { parameter: name });
     seen.add(name);
     if (ALWAYS.has(name) || name.startsWith('fields[')) continue;
     if (LIST_PARAMETERS.has(name)) {
       if (shape === 'single') {
-        throw ApiError.badRequest(`query parameter ${name} applies to collections, not to a single resource`, { parameter: name });
+        throw ApiError.badRequest(`query parameter ${name} applies to collections, not to a single resource`, {
+          parameter: name,
+        });
       }
       continue;
     }
@@ -85,17 +88,27 @@ function fieldList(text: string, collection: CollectionSchema, parameter: string
   const foreignKeys = foreignKeyColumns(collection.model);
   for (const n of names) {
     if (foreignKeys.has(n) && collection.columns.has(n)) {
-      const rel = [...collection.model.relationships.values()].find((r) => r.join.kind === 'belongs-to' && r.join.ownColumn === n);
-      throw ApiError.badRequest(`${parameter}: "${n}" is shown as the relationship "${rel?.name}", not as a field`, { parameter });
+      const rel = [...collection.model.relationships.values()].find(
+        (r) => r.join.kind === 'belongs-to' && r.join.ownColumn === n,
+      );
+      throw ApiError.badRequest(`${parameter}: "${n}" is shown as the relationship "${rel?.name}", not as a field`, {
+        parameter,
+      });
     }
     const known =
-      (collection.columns.has(n) && n !== collection.model.key) || collection.relationships.has(n) || collection.virtualAttributes.has(n);
+      (collection.columns.has(n) && n !== collection.model.key) ||
+      collection.relationships.has(n) ||
+      collection.virtualAttributes.has(n);
     if (!known) throw ApiError.badRequest(`${parameter}: "${n}" is not a field of ${collection.name}`, { parameter });
   }
   return names;
 }
 
-function parseFields(params: URLSearchParams, collection: CollectionSchema, registry: Registry): Record<string, string[]> {
+function parseFields(
+  params: URLSearchParams,
+  collection: CollectionSchema,
+  registry: Registry,
+): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
   for (const [name, value] of params) {
     const m = /^fields\[(.*)\]$/.exec(name);
@@ -114,7 +127,12 @@ function parseFields(params: URLSearchParams, collection: CollectionSchema, regi
   return fields;
 }
 
-function parseInclude(text: string | null, collection: CollectionSchema, registry: Registry, limits: QueryLimits): string[][] {
+function parseInclude(
+  text: string | null,
+  collection: CollectionSchema,
+  registry: Registry,
+  limits: QueryLimits,
+): string[][] {
   if (text === null) return [];
   const source = { parameter: 'include' };
   return list(text).map((path) => {

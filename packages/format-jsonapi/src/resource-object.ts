@@ -10,7 +10,10 @@ export interface ResourceObject {
   type: string;
   id: string;
   attributes?: Record<string, unknown>;
-  relationships?: Record<string, { data?: ResourceIdentifier | null | ResourceIdentifier[]; links: { self: string; related: string } }>;
+  relationships?: Record<
+    string,
+    { data?: ResourceIdentifier | null | ResourceIdentifier[]; links: { self: string; related: string } }
+  >;
   links: { self: string };
   meta?: Record<string, unknown>;
 }
@@ -55,7 +58,10 @@ function planOf(registry: Registry, collection: CollectionSchema): SerializerPla
   if (!byCollection) plans.set(registry, (byCollection = new WeakMap()));
   let plan = byCollection.get(collection);
   if (!plan) {
-    const relationships = [...collection.relationships.values()].map((r) => ({ name: r.name, type: registry.target(r).name }));
+    const relationships = [...collection.relationships.values()].map((r) => ({
+      name: r.name,
+      type: registry.target(r).name,
+    }));
     plan = { attributes: attributeNames(collection), relationships };
     byCollection.set(collection, plan);
   }
@@ -66,7 +72,12 @@ function planOf(registry: Registry, collection: CollectionSchema): SerializerPla
  * A JSON:API resource object of a loaded resource, obeying the request's sparse fieldsets. It follows the
  * collection's precompiled plan, so a page of resources costs no per-row lookups of names or types.
  */
-export function resourceObject(node: ResourceNode, base: string, registry: Registry, query: Pick<ReadQuery, 'fields'>): ResourceObject {
+export function resourceObject(
+  node: ResourceNode,
+  base: string,
+  registry: Registry,
+  query: Pick<ReadQuery, 'fields'>,
+): ResourceObject {
   const { collection, id } = node;
   const plan = planOf(registry, collection);
   const self = `${base}/${collection.name}/${encodeURIComponent(id)}`;
@@ -88,7 +99,12 @@ export function resourceObject(node: ResourceNode, base: string, registry: Regis
     };
     const linkage = node.linkage.get(name);
     if (linkage !== undefined) {
-      rel.data = linkage === null ? null : typeof linkage === 'string' ? { type, id: linkage } : linkage.map((to) => ({ type, id: to }));
+      rel.data =
+        linkage === null
+          ? null
+          : typeof linkage === 'string'
+            ? { type, id: linkage }
+            : linkage.map((to) => ({ type, id: to }));
     }
     (relationships ??= {})[name] = rel;
   }

@@ -25,8 +25,15 @@ describe('Format A decode: reads', () => {
     });
 
     it('carries filter, sort, group, page, fields and include', () => {
-      const filter = encodeURIComponent(JSON.stringify([{ name: 'age', op: 'gt', val: '17' }, { name: 'name', op: 'like', val: 'A%' }]));
-      const op = decode(`/api/person?filter[objects]=${filter}&sort=-age,name&group=age&page[number]=3&page[size]=5&fields[person]=name&include=articles`);
+      const filter = encodeURIComponent(
+        JSON.stringify([
+          { name: 'age', op: 'gt', val: '17' },
+          { name: 'name', op: 'like', val: 'A%' },
+        ]),
+      );
+      const op = decode(
+        `/api/person?filter[objects]=${filter}&sort=-age,name&group=age&page[number]=3&page[size]=5&fields[person]=name&include=articles`,
+      );
       expect(op).to.deep.equal({
         kind: 'list',
         collection: person,
@@ -68,8 +75,16 @@ describe('Format A decode: reads', () => {
         detail: '"nope": "nope" is not a field of person',
         source: { parameter: 'sort' },
       });
-      expectError(() => decode('/api/person?page[size]=101'), { status: 400, detail: 'page[size] must be at most 100', source: { parameter: 'page[size]' } });
-      expectError(() => decode('/api/person?filter[single]=2'), { status: 400, detail: 'filter[single] must be 1 or 0', source: { parameter: 'filter[single]' } });
+      expectError(() => decode('/api/person?page[size]=101'), {
+        status: 400,
+        detail: 'page[size] must be at most 100',
+        source: { parameter: 'page[size]' },
+      });
+      expectError(() => decode('/api/person?filter[single]=2'), {
+        status: 400,
+        detail: 'filter[single] must be 1 or 0',
+        source: { parameter: 'filter[single]' },
+      });
     });
   });
 
@@ -150,7 +165,7 @@ describe('Format A decode: reads', () => {
       });
     });
 
-    it('sorts a related collection by its own fields, not the owner\'s', () => {
+    it("sorts a related collection by its own fields, not the owner's", () => {
       expectError(() => decode('/api/person/7/articles?sort=age'), {
         status: 400,
         detail: '"age": "age" is not a field of article',
@@ -172,19 +187,27 @@ describe('Format A decode: reads', () => {
       expectError(() => decode('/api/article/3/author/7'), {
         status: 404,
         title: 'Not Found',
-        detail: 'author is a to-one relationship of article: it has no member ids; its related resource is at http://example.com/api/article/3/author, without an id',
+        detail:
+          'author is a to-one relationship of article: it has no member ids; its related resource is at http://example.com/api/article/3/author, without an id',
       });
     });
 
     it('answers 404 to a relationship the collection does not have', () => {
-      expectError(() => decode('/api/person/7/nope'), { status: 404, title: 'Not Found', detail: 'person has no relationship "nope"' });
+      expectError(() => decode('/api/person/7/nope'), {
+        status: 404,
+        title: 'Not Found',
+        detail: 'person has no relationship "nope"',
+      });
       // A relationship of the model that the collection does not expose is none either.
-      expectError(() => decode('/api/person_names/7/articles'), { status: 404, detail: 'person_names has no relationship "articles"' });
+      expectError(() => decode('/api/person_names/7/articles'), {
+        status: 404,
+        detail: 'person_names has no relationship "articles"',
+      });
     });
   });
 
   describe('a relationship', () => {
-    it('reads the linkage of a relationship with the owner\'s query', () => {
+    it("reads the linkage of a relationship with the owner's query", () => {
       expect(decode('/api/person/7/relationships/articles')).to.deep.equal({
         kind: 'fetch-linkage',
         collection: person,
@@ -214,7 +237,10 @@ describe('Format A decode: reads', () => {
         detail: 'query parameter page[number] applies to collections, not to a single resource',
         source: { parameter: 'page[number]' },
       });
-      expectError(() => decode('/api/article/3/relationships/nope'), { status: 404, detail: 'article has no relationship "nope"' });
+      expectError(() => decode('/api/article/3/relationships/nope'), {
+        status: 404,
+        detail: 'article has no relationship "nope"',
+      });
     });
   });
 });

@@ -31,9 +31,12 @@ describe('Format A decode: writes', () => {
       });
     });
 
-    it('takes CURRENT_DATE as the database\'s current date', () => {
+    it("takes CURRENT_DATE as the database's current date", () => {
       const op = create('person', { type: 'person', attributes: { name: 'Ann', born: 'CURRENT_DATE' } });
-      expect(op.kind === 'create' && op.write.values).to.deep.equal({ name: 'Ann', born: { kind: 'now', fn: 'CURRENT_DATE' } });
+      expect(op.kind === 'create' && op.write.values).to.deep.equal({
+        name: 'Ann',
+        born: { kind: 'now', fn: 'CURRENT_DATE' },
+      });
     });
 
     it('takes null where the column does', () => {
@@ -52,7 +55,12 @@ describe('Format A decode: writes', () => {
         attributes: { title: 'T' },
         relationships: {
           author: { data: { type: 'person', id: '7' } },
-          tags: { data: [{ type: 'tag', id: 'go' }, { type: 'tag', id: 'ts' }] },
+          tags: {
+            data: [
+              { type: 'tag', id: 'go' },
+              { type: 'tag', id: 'ts' },
+            ],
+          },
           comments: { data: [] },
         },
       });
@@ -63,7 +71,13 @@ describe('Format A decode: writes', () => {
           values: { title: 'T' },
           relationships: {
             author: { mode: 'set', target: { kind: 'existing', id: '7' } },
-            tags: { mode: 'replace', targets: [{ kind: 'existing', id: 'go' }, { kind: 'existing', id: 'ts' }] },
+            tags: {
+              mode: 'replace',
+              targets: [
+                { kind: 'existing', id: 'go' },
+                { kind: 'existing', id: 'ts' },
+              ],
+            },
             comments: { mode: 'replace', targets: [] },
           },
         },
@@ -72,7 +86,11 @@ describe('Format A decode: writes', () => {
     });
 
     it('reads a null to-one linkage as no related resource', () => {
-      const op = create('article', { type: 'article', attributes: { title: 'T' }, relationships: { author: { data: null } } });
+      const op = create('article', {
+        type: 'article',
+        attributes: { title: 'T' },
+        relationships: { author: { data: null } },
+      });
       expect(op.kind === 'create' && op.write.relationships).to.deep.equal({ author: { mode: 'set', target: null } });
     });
 
@@ -87,18 +105,67 @@ describe('Format A decode: writes', () => {
     });
 
     it('keeps include and fields of the query for the answer', () => {
-      const op = decode('POST', '/api/article?include=author&fields[person]=name', { data: { type: 'article', attributes: { title: 'T' } } });
-      expect(op.kind === 'create' && op.query).to.deep.equal({ ...SINGLE_QUERY, fields: { person: ['name'] }, include: [['author']] });
+      const op = decode('POST', '/api/article?include=author&fields[person]=name', {
+        data: { type: 'article', attributes: { title: 'T' } },
+      });
+      expect(op.kind === 'create' && op.query).to.deep.equal({
+        ...SINGLE_QUERY,
+        fields: { person: ['name'] },
+        include: [['author']],
+      });
     });
 
     describe('refuses', () => {
-      const CASES: { name: string; collection?: string; body: unknown; status: number; pointer: string; detail: string }[] = [
-        { name: 'a body that is no object', body: [], status: 400, pointer: '', detail: 'the request body must be a JSON:API document (an object with data)' },
-        { name: 'a body of null', body: null, status: 400, pointer: '', detail: 'the request body must be a JSON:API document (an object with data)' },
-        { name: 'a document without data', body: { attributes: {} }, status: 400, pointer: '/data', detail: 'the document has no data member' },
-        { name: 'data that is a list', body: { data: [] }, status: 400, pointer: '/data', detail: 'data must be a resource object' },
-        { name: 'data that is null', body: { data: null }, status: 400, pointer: '/data', detail: 'data must be a resource object' },
-        { name: 'a resource without type', body: { data: { attributes: { name: 'A' } } }, status: 400, pointer: '/data/type', detail: 'the resource object needs a type' },
+      const CASES: {
+        name: string;
+        collection?: string;
+        body: unknown;
+        status: number;
+        pointer: string;
+        detail: string;
+      }[] = [
+        {
+          name: 'a body that is no object',
+          body: [],
+          status: 400,
+          pointer: '',
+          detail: 'the request body must be a JSON:API document (an object with data)',
+        },
+        {
+          name: 'a body of null',
+          body: null,
+          status: 400,
+          pointer: '',
+          detail: 'the request body must be a JSON:API document (an object with data)',
+        },
+        {
+          name: 'a document without data',
+          body: { attributes: {} },
+          status: 400,
+          pointer: '/data',
+          detail: 'the document has no data member',
+        },
+        {
+          name: 'data that is a list',
+          body: { data: [] },
+          status: 400,
+          pointer: '/data',
+          detail: 'data must be a resource object',
+        },
+        {
+          name: 'data that is null',
+          body: { data: null },
+          status: 400,
+          pointer: '/data',
+          detail: 'data must be a resource object',
+        },
+        {
+          name: 'a resource without type',
+          body: { data: { attributes: { name: 'A' } } },
+          status: 400,
+          pointer: '/data/type',
+          detail: 'the resource object needs a type',
+        },
         {
           name: 'a type of another collection, with 409',
           body: { data: { type: 'people', attributes: {} } },
@@ -120,7 +187,13 @@ describe('Format A decode: writes', () => {
           pointer: '/data/attribute',
           detail: '"attribute" is not a member of a resource object',
         },
-        { name: 'attributes that are no object', body: { data: { type: 'person', attributes: ['A'] } }, status: 400, pointer: '/data/attributes', detail: 'attributes must be an object' },
+        {
+          name: 'attributes that are no object',
+          body: { data: { type: 'person', attributes: ['A'] } },
+          status: 400,
+          pointer: '/data/attributes',
+          detail: 'attributes must be an object',
+        },
         {
           name: 'a field the model does not have',
           body: { data: { type: 'person', attributes: { nope: 1 } } },
@@ -268,7 +341,19 @@ describe('Format A decode: writes', () => {
         {
           name: 'a wrong element of a to-many linkage, at its index',
           collection: 'article',
-          body: { data: { type: 'article', relationships: { tags: { data: [{ type: 'tag', id: 'go' }, { type: 'tag', id: 'far too long' }] } } } },
+          body: {
+            data: {
+              type: 'article',
+              relationships: {
+                tags: {
+                  data: [
+                    { type: 'tag', id: 'go' },
+                    { type: 'tag', id: 'far too long' },
+                  ],
+                },
+              },
+            },
+          },
           status: 400,
           pointer: '/data/relationships/tags/data/1/id',
           detail: '"far too long" is not a valid id of tag: longer than the key column holds',
@@ -300,7 +385,11 @@ describe('Format A decode: writes', () => {
       for (const c of CASES) {
         it(c.name, () => {
           const name = c.collection ?? 'person';
-          expectError(() => decode('POST', `/api/${name}`, c.body), { status: c.status, detail: c.detail, source: { pointer: c.pointer } });
+          expectError(() => decode('POST', `/api/${name}`, c.body), {
+            status: c.status,
+            detail: c.detail,
+            source: { pointer: c.pointer },
+          });
         });
       }
     });
@@ -314,8 +403,14 @@ describe('Format A decode: writes', () => {
     });
 
     it('accepts a to-many replacement on create where updates may not replace', () => {
-      const op = create('locked_article', { type: 'locked_article', attributes: { title: 'T' }, relationships: { tags: { data: [{ type: 'tag', id: 'go' }] } } });
-      expect(op.kind === 'create' && op.write.relationships).to.deep.equal({ tags: { mode: 'replace', targets: [{ kind: 'existing', id: 'go' }] } });
+      const op = create('locked_article', {
+        type: 'locked_article',
+        attributes: { title: 'T' },
+        relationships: { tags: { data: [{ type: 'tag', id: 'go' }] } },
+      });
+      expect(op.kind === 'create' && op.write.relationships).to.deep.equal({
+        tags: { mode: 'replace', targets: [{ kind: 'existing', id: 'go' }] },
+      });
     });
   });
 
@@ -331,7 +426,11 @@ describe('Format A decode: writes', () => {
     });
 
     it('changes relationships as linkage', () => {
-      const op = update('article', '3', { type: 'article', id: '3', relationships: { author: { data: null }, tags: { data: [] } } });
+      const op = update('article', '3', {
+        type: 'article',
+        id: '3',
+        relationships: { author: { data: null }, tags: { data: [] } },
+      });
       expect(op.kind === 'update' && op.write.relationships).to.deep.equal({
         author: { mode: 'set', target: null },
         tags: { mode: 'replace', targets: [] },
@@ -339,24 +438,37 @@ describe('Format A decode: writes', () => {
     });
 
     it('refuses a whole to-many replacement where the collection forbids it, with 403 at the relationship', () => {
-      expectError(() => update('locked_article', '3', { type: 'locked_article', id: '3', relationships: { tags: { data: [] } } }), {
-        status: 403,
-        title: 'Forbidden',
-        detail: 'locked_article does not allow replacing all of tags',
-        source: { pointer: '/data/relationships/tags' },
-      });
+      expectError(
+        () => update('locked_article', '3', { type: 'locked_article', id: '3', relationships: { tags: { data: [] } } }),
+        {
+          status: 403,
+          title: 'Forbidden',
+          detail: 'locked_article does not allow replacing all of tags',
+          source: { pointer: '/data/relationships/tags' },
+        },
+      );
       // A to-one relationship of the same collection may still change.
-      const op = update('locked_article', '3', { type: 'locked_article', id: '3', relationships: { author: { data: { type: 'person', id: '1' } } } });
-      expect(op.kind === 'update' && op.write.relationships).to.deep.equal({ author: { mode: 'set', target: { kind: 'existing', id: '1' } } });
+      const op = update('locked_article', '3', {
+        type: 'locked_article',
+        id: '3',
+        relationships: { author: { data: { type: 'person', id: '1' } } },
+      });
+      expect(op.kind === 'update' && op.write.relationships).to.deep.equal({
+        author: { mode: 'set', target: { kind: 'existing', id: '1' } },
+      });
     });
 
-    it('needs the id, as a string, equal to the path\'s', () => {
+    it("needs the id, as a string, equal to the path's", () => {
       expectError(() => update('person', '7', { type: 'person', attributes: { age: 1 } }), {
         status: 400,
         detail: 'the resource object needs an id',
         source: { pointer: '/data/id' },
       });
-      expectError(() => update('person', '7', { type: 'person', id: 7 }), { status: 400, detail: 'id must be a string', source: { pointer: '/data/id' } });
+      expectError(() => update('person', '7', { type: 'person', id: 7 }), {
+        status: 400,
+        detail: 'id must be a string',
+        source: { pointer: '/data/id' },
+      });
       expectError(() => update('person', '7', { type: 'person', id: '8' }), {
         status: 409,
         title: 'Conflict',
@@ -366,7 +478,11 @@ describe('Format A decode: writes', () => {
     });
 
     it('checks the type before the id', () => {
-      expectError(() => update('person', '7', { id: '8' }), { status: 400, detail: 'the resource object needs a type', source: { pointer: '/data/type' } });
+      expectError(() => update('person', '7', { id: '8' }), {
+        status: 400,
+        detail: 'the resource object needs a type',
+        source: { pointer: '/data/type' },
+      });
       expectError(() => update('person', '7', { type: 'article', id: '7' }), {
         status: 409,
         detail: 'type "article" does not match the collection "person"',
@@ -422,9 +538,19 @@ describe('Format A decode: writes', () => {
     });
 
     it('PATCH, POST and DELETE of a to-many relationship replace, add and remove', () => {
-      const data = [{ type: 'article', id: '1' }, { type: 'article', id: '2' }];
-      const targets = [{ kind: 'existing', id: '1' }, { kind: 'existing', id: '2' }];
-      for (const [method, mode] of [['PATCH', 'replace'], ['POST', 'add'], ['DELETE', 'remove']] as const) {
+      const data = [
+        { type: 'article', id: '1' },
+        { type: 'article', id: '2' },
+      ];
+      const targets = [
+        { kind: 'existing', id: '1' },
+        { kind: 'existing', id: '2' },
+      ];
+      for (const [method, mode] of [
+        ['PATCH', 'replace'],
+        ['POST', 'add'],
+        ['DELETE', 'remove'],
+      ] as const) {
         expect(linkage(method, '/api/person/7/relationships/articles', data), method).to.deep.equal({
           kind: 'update-linkage',
           collection: person,
@@ -463,7 +589,10 @@ describe('Format A decode: writes', () => {
         detail: 'locked_article does not allow removing from tags',
       });
       const added = linkage('POST', '/api/locked_article/3/relationships/tags', [{ type: 'tag', id: 'go' }]);
-      expect(added.kind === 'update-linkage' && added.change).to.deep.equal({ mode: 'add', targets: [{ kind: 'existing', id: 'go' }] });
+      expect(added.kind === 'update-linkage' && added.change).to.deep.equal({
+        mode: 'add',
+        targets: [{ kind: 'existing', id: 'go' }],
+      });
     });
 
     it('refuses a body that is no relationship document, at its place', () => {
@@ -482,11 +611,18 @@ describe('Format A decode: writes', () => {
         detail: 'a resource identifier must be an object {type, id}',
         source: { pointer: '/data' },
       });
-      expectError(() => linkage('POST', '/api/person/7/relationships/articles', [{ type: 'article', id: '1' }, { type: 'person', id: '2' }]), {
-        status: 409,
-        detail: 'type "person" does not match the relationship\'s type "article"',
-        source: { pointer: '/data/1/type' },
-      });
+      expectError(
+        () =>
+          linkage('POST', '/api/person/7/relationships/articles', [
+            { type: 'article', id: '1' },
+            { type: 'person', id: '2' },
+          ]),
+        {
+          status: 409,
+          detail: 'type "person" does not match the relationship\'s type "article"',
+          source: { pointer: '/data/1/type' },
+        },
+      );
       expectError(() => linkage('POST', '/api/person/7/relationships/articles', [{ type: 'article', id: '1.0' }]), {
         status: 400,
         detail: '"1.0" is not a valid id of article: not an integer written in its canonical form',
@@ -495,7 +631,10 @@ describe('Format A decode: writes', () => {
     });
 
     it('answers 404 to a relationship the collection does not have', () => {
-      expectError(() => linkage('PATCH', '/api/person/7/relationships/nope', []), { status: 404, detail: 'person has no relationship "nope"' });
+      expectError(() => linkage('PATCH', '/api/person/7/relationships/nope', []), {
+        status: 404,
+        detail: 'person has no relationship "nope"',
+      });
     });
   });
 });

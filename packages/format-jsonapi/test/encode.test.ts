@@ -9,16 +9,21 @@ const JSONAPI = { version: '1.0' };
 const TYPE = { 'content-type': 'application/vnd.api+json' };
 
 /** Decodes the request, then encodes `result` for it, as the server does around the executor. */
-function answer(req: HttpRequest, result: OperationResult | ((op: ReturnType<typeof format.decode>) => OperationResult)): HttpResponse {
+function answer(
+  req: HttpRequest,
+  result: OperationResult | ((op: ReturnType<typeof format.decode>) => OperationResult),
+): HttpResponse {
   const operation = format.decode(req, collection(req.route.collection), ctx);
   return format.encode(req, operation, typeof result === 'function' ? result(operation) : result, ctx);
 }
 
 const pagingOf = (op: ReturnType<typeof format.decode>) => (op.kind === 'list' ? op.query.paging : { offset: 0 });
 
-const ann = () => node('person', '1', { id: 1, name: 'Ann', age: 30, born: '1990-01-02', initial: 'A' }, { articles: ['10'] });
+const ann = () =>
+  node('person', '1', { id: 1, name: 'Ann', age: 30, born: '1990-01-02', initial: 'A' }, { articles: ['10'] });
 const bob = () => node('person', '2', { id: 2, name: 'Bob', age: 40, born: null, initial: 'B' }, { articles: [] });
-const object = (n: ResourceNode, fields: Record<string, readonly string[]> = {}) => resourceObject(n, BASE, registry, { fields });
+const object = (n: ResourceNode, fields: Record<string, readonly string[]> = {}) =>
+  resourceObject(n, BASE, registry, { fields });
 
 describe('Format A encode', () => {
   describe('a collection', () => {
@@ -48,7 +53,12 @@ describe('Format A encode', () => {
     });
 
     it('is an empty list with one page when nothing matches', () => {
-      const res = answer(request('GET', '/api/person'), (op) => ({ kind: 'collection', resources: [], total: 0, paging: pagingOf(op) }));
+      const res = answer(request('GET', '/api/person'), (op) => ({
+        kind: 'collection',
+        resources: [],
+        total: 0,
+        paging: pagingOf(op),
+      }));
       const body = res.body as Record<string, unknown>;
       expect(body.data).to.deep.equal([]);
       expect(body.meta).to.deep.equal({ total: 0 });
@@ -62,7 +72,11 @@ describe('Format A encode', () => {
     });
 
     it('has an empty meta and no last link without a total', () => {
-      const res = answer(request('GET', '/api/person'), (op) => ({ kind: 'collection', resources: [ann()], paging: pagingOf(op) }));
+      const res = answer(request('GET', '/api/person'), (op) => ({
+        kind: 'collection',
+        resources: [ann()],
+        paging: pagingOf(op),
+      }));
       const body = res.body as { meta: unknown; links: { last: unknown; next: unknown } };
       expect(body.meta).to.deep.equal({});
       expect(body.links.last).to.equal(null);
@@ -70,18 +84,32 @@ describe('Format A encode', () => {
     });
 
     it('shows the sparse fieldsets of the request', () => {
-      const res = answer(request('GET', '/api/person?fields[person]=name'), (op) => ({ kind: 'collection', resources: [ann()], total: 1, paging: pagingOf(op) }));
+      const res = answer(request('GET', '/api/person?fields[person]=name'), (op) => ({
+        kind: 'collection',
+        resources: [ann()],
+        total: 1,
+        paging: pagingOf(op),
+      }));
       expect((res.body as { data: unknown }).data).to.deep.equal([
         { type: 'person', id: '1', attributes: { name: 'Ann' }, links: { self: 'http://example.com/api/person/1' } },
       ]);
     });
 
     it('with filter[single]=1 is the one resource and links.self only, no meta', () => {
-      const res = answer(request('GET', '/api/person?filter[single]=1&sort=name'), (op) => ({ kind: 'collection', resources: [ann()], total: 1, paging: pagingOf(op) }));
+      const res = answer(request('GET', '/api/person?filter[single]=1&sort=name'), (op) => ({
+        kind: 'collection',
+        resources: [ann()],
+        total: 1,
+        paging: pagingOf(op),
+      }));
       expect(res).to.deep.equal({
         status: 200,
         headers: TYPE,
-        body: { jsonapi: JSONAPI, data: object(ann()), links: { self: 'http://example.com/api/person?filter[single]=1&sort=name' } },
+        body: {
+          jsonapi: JSONAPI,
+          data: object(ann()),
+          links: { self: 'http://example.com/api/person?filter[single]=1&sort=name' },
+        },
       });
     });
 
@@ -116,7 +144,10 @@ describe('Format A encode', () => {
     });
 
     it('once created, is 201 with Location, and meta and jsonapi in the resource object', () => {
-      const req = request('POST', '/api/person', { headers: TYPE, body: { data: { type: 'person', attributes: { name: 'Ann' } } } });
+      const req = request('POST', '/api/person', {
+        headers: TYPE,
+        body: { data: { type: 'person', attributes: { name: 'Ann' } } },
+      });
       expect(answer(req, { kind: 'resource', resource: ann(), created: true })).to.deep.equal({
         status: 201,
         headers: { ...TYPE, location: 'http://example.com/api/person/1' },
@@ -129,7 +160,10 @@ describe('Format A encode', () => {
     });
 
     it('once updated, is 200 with the full resource', () => {
-      const req = request('PATCH', '/api/person/1', { headers: TYPE, body: { data: { type: 'person', id: '1', attributes: { age: 30 } } } });
+      const req = request('PATCH', '/api/person/1', {
+        headers: TYPE,
+        body: { data: { type: 'person', id: '1', attributes: { age: 30 } } },
+      });
       expect(answer(req, { kind: 'resource', resource: ann() })).to.deep.equal({
         status: 200,
         headers: TYPE,
@@ -139,12 +173,14 @@ describe('Format A encode', () => {
 
     it('percent-encodes what a URI does not allow in links.self', () => {
       const res = answer(request('GET', '/api/person/1?only=name&x{y}=1'), { kind: 'resource', resource: ann() });
-      expect((res.body as { links: unknown }).links).to.deep.equal({ self: 'http://example.com/api/person/1?only=name&x%7By%7D=1' });
+      expect((res.body as { links: unknown }).links).to.deep.equal({
+        self: 'http://example.com/api/person/1?only=name&x%7By%7D=1',
+      });
     });
   });
 
   describe('a relationship', () => {
-    it('is the to-many linkage with the relationship\'s links', () => {
+    it("is the to-many linkage with the relationship's links", () => {
       const res = answer(request('GET', '/api/person/1/relationships/articles'), {
         kind: 'linkage',
         target: collection('article'),
@@ -159,21 +195,33 @@ describe('Format A encode', () => {
             { type: 'article', id: '10' },
             { type: 'article', id: '11' },
           ],
-          links: { self: 'http://example.com/api/person/1/relationships/articles', related: 'http://example.com/api/person/1/articles' },
+          links: {
+            self: 'http://example.com/api/person/1/relationships/articles',
+            related: 'http://example.com/api/person/1/articles',
+          },
         },
       });
     });
 
     it('is an identifier or null for a to-one relationship', () => {
       const read = (linkage: string | null) =>
-        (answer(request('GET', '/api/article/10/relationships/author'), { kind: 'linkage', target: collection('person'), linkage }).body as { data: unknown }).data;
+        (
+          answer(request('GET', '/api/article/10/relationships/author'), {
+            kind: 'linkage',
+            target: collection('person'),
+            linkage,
+          }).body as { data: unknown }
+        ).data;
       expect(read('1')).to.deep.equal({ type: 'person', id: '1' });
       expect(read(null)).to.equal(null);
     });
 
     it('is 204 once changed', () => {
       const req = request('PATCH', '/api/article/10/relationships/author', { headers: TYPE, body: { data: null } });
-      expect(answer(req, { kind: 'linkage', target: collection('person'), linkage: null })).to.deep.equal({ status: 204, headers: {} });
+      expect(answer(req, { kind: 'linkage', target: collection('person'), linkage: null })).to.deep.equal({
+        status: 204,
+        headers: {},
+      });
     });
   });
 
@@ -181,7 +229,11 @@ describe('Format A encode', () => {
     it('answers function evaluation with data only, as JSON:API or plain JSON', () => {
       const target = `/api/eval/person?functions=${encodeURIComponent('[{"name":"avg","field":"age"},{"name":"count","field":"id"}]')}`;
       const values: OperationResult = { kind: 'values', values: [35, 2] };
-      expect(answer(request('GET', target), values)).to.deep.equal({ status: 200, headers: TYPE, body: { data: [35, 2] } });
+      expect(answer(request('GET', target), values)).to.deep.equal({
+        status: 200,
+        headers: TYPE,
+        body: { data: [35, 2] },
+      });
       expect(answer(request('GET', target, { headers: { accept: 'application/json' } }), values)).to.deep.equal({
         status: 200,
         headers: { 'content-type': 'application/json' },
@@ -190,7 +242,10 @@ describe('Format A encode', () => {
     });
 
     it('answers a delete with 204 and no body', () => {
-      expect(answer(request('DELETE', '/api/person/1'), { kind: 'no-content' })).to.deep.equal({ status: 204, headers: {} });
+      expect(answer(request('DELETE', '/api/person/1'), { kind: 'no-content' })).to.deep.equal({
+        status: 204,
+        headers: {},
+      });
     });
 
     it('answers a count with meta.modified', () => {
@@ -207,7 +262,10 @@ describe('Format A encode', () => {
     const get = request('GET', '/api/person');
 
     it('are error objects with status as a string, title, detail and source', () => {
-      const errors = [ApiError.badRequest('sort has an empty key', { parameter: 'sort' }), ApiError.badRequest('"x" is not a field', { pointer: '/data/attributes/x' })];
+      const errors = [
+        ApiError.badRequest('sort has an empty key', { parameter: 'sort' }),
+        ApiError.badRequest('"x" is not a field', { pointer: '/data/attributes/x' }),
+      ];
       expect(format.encodeErrors(get, 400, errors)).to.deep.equal({
         status: 400,
         headers: TYPE,
@@ -215,7 +273,12 @@ describe('Format A encode', () => {
           jsonapi: JSONAPI,
           errors: [
             { status: '400', title: 'Bad Request', detail: 'sort has an empty key', source: { parameter: 'sort' } },
-            { status: '400', title: 'Bad Request', detail: '"x" is not a field', source: { pointer: '/data/attributes/x' } },
+            {
+              status: '400',
+              title: 'Bad Request',
+              detail: '"x" is not a field',
+              source: { pointer: '/data/attributes/x' },
+            },
           ],
         },
       });
@@ -223,7 +286,9 @@ describe('Format A encode', () => {
 
     it('have no source where the error names no place', () => {
       const res = format.encodeErrors(get, 404, [ApiError.notFound('no such person')]);
-      expect((res.body as { errors: unknown }).errors).to.deep.equal([{ status: '404', title: 'Not Found', detail: 'no such person' }]);
+      expect((res.body as { errors: unknown }).errors).to.deep.equal([
+        { status: '404', title: 'Not Found', detail: 'no such person' },
+      ]);
     });
 
     it('carry the headers of their errors, such as Allow', () => {
@@ -231,14 +296,23 @@ describe('Format A encode', () => {
       expect(format.encodeErrors(get, 405, [e]).headers).to.deep.equal({ ...TYPE, allow: 'GET, POST' });
     });
 
-    it('keep JSON:API\'s statuses for a single search and for integrity conflicts', () => {
+    it("keep JSON:API's statuses for a single search and for integrity conflicts", () => {
       const statusOf = (e: ApiError) => format.encodeErrors(get, e.status, [e]);
-      expect(statusOf(ApiError.multipleResults('more than one resource matches the filter'))).to.deep.include({ status: 404 });
+      expect(statusOf(ApiError.multipleResults('more than one resource matches the filter'))).to.deep.include({
+        status: 404,
+      });
       expect(statusOf(ApiError.noResult('no resource matches the filter'))).to.deep.include({ status: 404 });
-      const conflict = statusOf(ApiError.uniqueViolation('"name" must be unique', { pointer: '/data/attributes/name' }));
+      const conflict = statusOf(
+        ApiError.uniqueViolation('"name" must be unique', { pointer: '/data/attributes/name' }),
+      );
       expect(conflict.status).to.equal(409);
       expect((conflict.body as { errors: unknown }).errors).to.deep.equal([
-        { status: '409', title: 'Conflict', detail: '"name" must be unique', source: { pointer: '/data/attributes/name' } },
+        {
+          status: '409',
+          title: 'Conflict',
+          detail: '"name" must be unique',
+          source: { pointer: '/data/attributes/name' },
+        },
       ]);
       expect(statusOf(ApiError.stillReferenced('still referenced')).status).to.equal(409);
     });
@@ -247,7 +321,9 @@ describe('Format A encode', () => {
       const refused = request('GET', '/api/person', { headers: { accept: 'text/html' } });
       expect(format.encodeErrors(refused, 406, [new ApiError(406, 'Not Acceptable', 'x')]).headers).to.deep.equal(TYPE);
       const json = request('GET', '/api/eval/person', { headers: { accept: 'application/json' } });
-      expect(format.encodeErrors(json, 400, [ApiError.badRequest('x')]).headers).to.deep.equal({ 'content-type': 'application/json' });
+      expect(format.encodeErrors(json, 400, [ApiError.badRequest('x')]).headers).to.deep.equal({
+        'content-type': 'application/json',
+      });
     });
   });
 });

@@ -16,7 +16,12 @@ export const registry = new Registry([
   { model: tag, options: { allow_client_generated_ids: true } },
   {
     model: article,
-    options: { name: 'locked_article', allow_to_many_replacement: false, allow_to_many_removal: false, methods: ['GET', 'POST', 'PATCH'] },
+    options: {
+      name: 'locked_article',
+      allow_to_many_replacement: false,
+      allow_to_many_removal: false,
+      methods: ['GET', 'POST', 'PATCH'],
+    },
   },
   { model: person, options: { name: 'person_names', only: ['name'] } },
 ]);

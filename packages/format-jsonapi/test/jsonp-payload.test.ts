@@ -12,7 +12,12 @@ describe('Format A JSONP payload', () => {
     const response: HttpResponse = {
       status: 200,
       headers: TYPE,
-      body: { jsonapi: { version: '1.0' }, data: [{ type: 'person', id: '1' }], links: { self: 'x' }, meta: { total: 1 } },
+      body: {
+        jsonapi: { version: '1.0' },
+        data: [{ type: 'person', id: '1' }],
+        links: { self: 'x' },
+        meta: { total: 1 },
+      },
     };
     expect(format.jsonpPayload(request('GET', '/api/person?callback=cb'), response)).to.deep.equal({
       jsonapi: { version: '1.0' },
@@ -22,7 +27,7 @@ describe('Format A JSONP payload', () => {
     });
   });
 
-  it('gives a document without meta one, so argument.data.id is the resource\'s id', () => {
+  it("gives a document without meta one, so argument.data.id is the resource's id", () => {
     const response: HttpResponse = { status: 200, headers: TYPE, body: { data: { type: 'person', id: '1' } } };
     const payload = jsonApiJsonpPayload(response) as { data: { id: string }; meta: unknown };
     expect(payload).to.deep.equal({ data: { type: 'person', id: '1' }, meta: { status: 200 } });
@@ -30,13 +35,22 @@ describe('Format A JSONP payload', () => {
   });
 
   it('wraps writes too, with their own status', () => {
-    const response: HttpResponse = { status: 201, headers: { ...TYPE, location: 'x' }, body: { data: { type: 'person', id: '9' } } };
+    const response: HttpResponse = {
+      status: 201,
+      headers: { ...TYPE, location: 'x' },
+      body: { data: { type: 'person', id: '9' } },
+    };
     const req = request('POST', '/api/person?callback=cb', { headers: TYPE, body: {} });
-    expect(format.jsonpPayload(req, response)).to.deep.equal({ data: { type: 'person', id: '9' }, meta: { status: 201 } });
+    expect(format.jsonpPayload(req, response)).to.deep.equal({
+      data: { type: 'person', id: '9' },
+      meta: { status: 201 },
+    });
   });
 
   it('adds the status of an error document, its error objects keeping their own', () => {
-    const response = format.encodeErrors(request('GET', '/api/person/9?callback=cb'), 404, [ApiError.notFound('no person 9')]);
+    const response = format.encodeErrors(request('GET', '/api/person/9?callback=cb'), 404, [
+      ApiError.notFound('no person 9'),
+    ]);
     expect(format.jsonpPayload(request('GET', '/api/person/9?callback=cb'), response)).to.deep.equal({
       jsonapi: { version: '1.0' },
       errors: [{ status: '404', title: 'Not Found', detail: 'no person 9' }],
@@ -45,7 +59,10 @@ describe('Format A JSONP payload', () => {
   });
 
   it('replaces a meta that is no object', () => {
-    expect(jsonApiJsonpPayload({ status: 200, headers: {}, body: { data: null, meta: [1] } })).to.deep.equal({ data: null, meta: { status: 200 } });
+    expect(jsonApiJsonpPayload({ status: 200, headers: {}, body: { data: null, meta: [1] } })).to.deep.equal({
+      data: null,
+      meta: { status: 200 },
+    });
   });
 
   it('leaves the response it reads unchanged', () => {

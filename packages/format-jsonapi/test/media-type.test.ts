@@ -4,10 +4,13 @@ import { apiError, expectError, request } from './fixtures.js';
 
 const format = jsonApiFormat();
 
-const get = (accept: string | undefined, target = '/api/person') => request('GET', target, accept === undefined ? {} : { headers: { accept } });
-const post = (headers: Record<string, string>) => request('POST', '/api/person', { headers, body: { data: { type: 'person' } } });
+const get = (accept: string | undefined, target = '/api/person') =>
+  request('GET', target, accept === undefined ? {} : { headers: { accept } });
+const post = (headers: Record<string, string>) =>
+  request('POST', '/api/person', { headers, body: { data: { type: 'person' } } });
 
-const NOT_ACCEPTABLE_PARAMETERS = 'every application/vnd.api+json in Accept carries media type parameters, which JSON:API 1.0 does not allow';
+const NOT_ACCEPTABLE_PARAMETERS =
+  'every application/vnd.api+json in Accept carries media type parameters, which JSON:API 1.0 does not allow';
 const NOT_ACCEPTABLE = 'Accept must allow application/vnd.api+json';
 
 describe('Format A negotiation', () => {
@@ -70,17 +73,28 @@ describe('Format A negotiation', () => {
       });
     }
 
-    it('answers plain JSON to function evaluation when asked for it, as the specification\'s samples do', () => {
+    it("answers plain JSON to function evaluation when asked for it, as the specification's samples do", () => {
       expect(() => format.negotiate(get('application/json', '/api/eval/person'))).not.to.throw();
       expect(chooseResponseType(get('application/json'), true)).to.equal('application/json');
       // JSON:API first when the client takes either.
       expect(chooseResponseType(get('application/json, application/vnd.api+json'), true)).to.equal(JSONAPI_MEDIA_TYPE);
       expect(chooseResponseType(get(undefined), true)).to.equal(JSONAPI_MEDIA_TYPE);
-      expectError(() => format.negotiate(get('text/html', '/api/eval/person')), { status: 406, detail: NOT_ACCEPTABLE });
+      expectError(() => format.negotiate(get('text/html', '/api/eval/person')), {
+        status: 406,
+        detail: NOT_ACCEPTABLE,
+      });
       // Refused JSON:API leaves plain JSON where the client names it, and nothing where only a wildcard would allow it.
-      expect(chooseResponseType(get('application/vnd.api+json;q=0, application/json'), true)).to.equal('application/json');
-      expectError(() => format.negotiate(get('application/vnd.api+json;q=0, */*', '/api/eval/person')), { status: 406, detail: NOT_ACCEPTABLE });
-      expectError(() => format.negotiate(get('application/json;q=0, application/vnd.api+json;q=0, */*', '/api/eval/person')), { status: 406, detail: NOT_ACCEPTABLE });
+      expect(chooseResponseType(get('application/vnd.api+json;q=0, application/json'), true)).to.equal(
+        'application/json',
+      );
+      expectError(() => format.negotiate(get('application/vnd.api+json;q=0, */*', '/api/eval/person')), {
+        status: 406,
+        detail: NOT_ACCEPTABLE,
+      });
+      expectError(
+        () => format.negotiate(get('application/json;q=0, application/vnd.api+json;q=0, */*', '/api/eval/person')),
+        { status: 406, detail: NOT_ACCEPTABLE },
+      );
     });
   });
 
@@ -91,15 +105,23 @@ describe('Format A negotiation', () => {
     });
 
     it('does not look at it without a body', () => {
-      expect(() => format.negotiate(request('DELETE', '/api/person/1', { headers: { 'content-type': 'text/plain' } }))).not.to.throw();
+      expect(() =>
+        format.negotiate(request('DELETE', '/api/person/1', { headers: { 'content-type': 'text/plain' } })),
+      ).not.to.throw();
       expect(() => format.negotiate(request('DELETE', '/api/person/1'))).not.to.throw();
     });
 
     const REFUSED: [Record<string, string>, string][] = [
       [{}, 'a request body must have Content-Type application/vnd.api+json'],
       [{ 'content-type': 'application/json' }, 'Content-Type must be application/vnd.api+json, not application/json'],
-      [{ 'content-type': 'application/vnd.api+json; charset=utf-8' }, 'Content-Type application/vnd.api+json must not carry media type parameters'],
-      [{ 'content-type': 'application/vnd.api+json;ext="https://a.example/x"' }, 'Content-Type application/vnd.api+json must not carry media type parameters'],
+      [
+        { 'content-type': 'application/vnd.api+json; charset=utf-8' },
+        'Content-Type application/vnd.api+json must not carry media type parameters',
+      ],
+      [
+        { 'content-type': 'application/vnd.api+json;ext="https://a.example/x"' },
+        'Content-Type application/vnd.api+json must not carry media type parameters',
+      ],
     ];
     for (const [headers, detail] of REFUSED) {
       it(`answers 415 to a body with ${JSON.stringify(headers)}`, () => {
@@ -108,7 +130,9 @@ describe('Format A negotiation', () => {
     }
 
     it('checks Accept first: 406 wins over 415', () => {
-      expect(apiError(() => format.negotiate(post({ accept: 'text/html', 'content-type': 'text/plain' }))).status).to.equal(406);
+      expect(
+        apiError(() => format.negotiate(post({ accept: 'text/html', 'content-type': 'text/plain' }))).status,
+      ).to.equal(406);
     });
   });
 

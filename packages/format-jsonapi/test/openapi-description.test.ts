@@ -35,7 +35,20 @@ describe('openApiDocument (jsonapi) shapes', () => {
   it('lists the query parameters of a collection, the filter as JSON content', () => {
     const list = operationAt(doc, '/api/books', 'get');
     const names = list.parameters.map((p) => p.name);
-    expect(names).to.include.members(['filter[objects]', 'filter[single]', 'sort', 'group', 'page[number]', 'page[size]', 'include', 'only', 'fields[books]', 'fields[authors]', 'fields[tags]', 'callback']);
+    expect(names).to.include.members([
+      'filter[objects]',
+      'filter[single]',
+      'sort',
+      'group',
+      'page[number]',
+      'page[size]',
+      'include',
+      'only',
+      'fields[books]',
+      'fields[authors]',
+      'fields[tags]',
+      'callback',
+    ]);
     const filter = list.parameters.find((p) => p.name === 'filter[objects]')!;
     expect(filter.content).to.have.property('application/json');
     const size = list.parameters.find((p) => p.name === 'page[size]')!;
@@ -60,13 +73,19 @@ describe('openApiDocument (jsonapi) shapes', () => {
     expect(Object.keys(book.properties.relationships.properties)).to.deep.equal(['author', 'tags']);
     const author = componentSchema(doc, 'jsonapi.authors.resource');
     expect(author.properties.attributes.properties.initial).to.deep.include({ readOnly: true });
-    expect(author.properties.attributes.properties.born).to.deep.equal({ type: ['string', 'null'], format: 'date', examples: ['2024-05-31'] });
+    expect(author.properties.attributes.properties.born).to.deep.equal({
+      type: ['string', 'null'],
+      format: 'date',
+      examples: ['2024-05-31'],
+    });
   });
 
   it('accepts a client id in a create only where allow_client_generated_ids is set', () => {
     expect(componentSchema(doc, 'jsonapi.tags.create').properties.data.properties).to.have.property('id');
     expect(componentSchema(doc, 'jsonapi.books.create').properties.data.properties).not.to.have.property('id');
-    expect(componentSchema(doc, 'jsonapi.books.create').properties.data.properties.attributes.required).to.deep.equal(['title']);
+    expect(componentSchema(doc, 'jsonapi.books.create').properties.data.properties.attributes.required).to.deep.equal([
+      'title',
+    ]);
   });
 
   it('honours the prefix and the limits', () => {
@@ -75,4 +94,3 @@ describe('openApiDocument (jsonapi) shapes', () => {
     expect(size.schema).to.deep.include({ maximum: 25 });
   });
 });
-

@@ -74,7 +74,9 @@ describe('Format A paging links', () => {
     const url = new URL(`${PERSON}?filter[objects]=${filter}`);
     const links = pagingLinks(url, page(1, 10), 1, 1);
     // The URL parser encodes the quotes and the space; `{`, `|`, `}` and the stray `%` are left to the links.
-    expect(links.self).to.equal(`${PERSON}?filter[objects]=[%7B%22name%22:%22name%22,%22op%22:%22like%22,%22val%22:%22a%20b%7Cc%25%22%7D]`);
+    expect(links.self).to.equal(
+      `${PERSON}?filter[objects]=[%7B%22name%22:%22name%22,%22op%22:%22like%22,%22val%22:%22a%20b%7Cc%25%22%7D]`,
+    );
     expect(links.first).to.equal(
       `${PERSON}?filter[objects]=%5B%7B%22name%22%3A%22name%22%2C%22op%22%3A%22like%22%2C%22val%22%3A%22a%20b%7Cc%25%22%7D%5D&page[number]=1&page[size]=10`,
     );
@@ -87,6 +89,8 @@ describe('Format A paging links', () => {
   });
 
   it('takes the size from the limit when the client paged by neither', () => {
-    expect(pagingLinks(new URL(PERSON), { offset: 0, limit: 20 }, 50, 20).last).to.equal(`${PERSON}?page[number]=3&page[size]=20`);
+    expect(pagingLinks(new URL(PERSON), { offset: 0, limit: 20 }, 50, 20).last).to.equal(
+      `${PERSON}?page[number]=3&page[size]=20`,
+    );
   });
 });

@@ -4,13 +4,24 @@ import { ApiError, DEFAULT_LIMITS, type ReadQuery } from '@colapi/query-ast';
 import type { DecodeContext } from '@colapi/wire-format';
 import { parseJsonApiQuery, type QueryShape } from '../src/index.js';
 
-const col = (name: string, type: ColumnSchema['type'] = 'string'): ColumnSchema => ({ name, type, nullable: name !== 'id' });
+const col = (name: string, type: ColumnSchema['type'] = 'string'): ColumnSchema => ({
+  name,
+  type,
+  nullable: name !== 'id',
+});
 
 const personModel = defineModel({
   name: 'Person',
   table: 'person',
   columns: [col('id', 'integer'), col('name'), col('age', 'integer')],
-  relationships: [{ name: 'articles', cardinality: 'many', target: 'Article', join: { kind: 'has', ownColumn: 'id', targetColumn: 'author_id' } }],
+  relationships: [
+    {
+      name: 'articles',
+      cardinality: 'many',
+      target: 'Article',
+      join: { kind: 'has', ownColumn: 'id', targetColumn: 'author_id' },
+    },
+  ],
   virtualAttributes: [{ name: 'is_minor', compute: () => false }],
 });
 
@@ -21,7 +32,14 @@ const registry = new Registry([
       name: 'Article',
       table: 'article',
       columns: [col('id', 'integer'), col('title'), col('author_id', 'integer')],
-      relationships: [{ name: 'author', cardinality: 'one', target: 'Person', join: { kind: 'belongs-to', ownColumn: 'author_id', targetColumn: 'id' } }],
+      relationships: [
+        {
+          name: 'author',
+          cardinality: 'one',
+          target: 'Person',
+          join: { kind: 'belongs-to', ownColumn: 'author_id', targetColumn: 'id' },
+        },
+      ],
     }),
   },
   { model: personModel, options: { name: 'person_names', only: ['name'] } },
@@ -30,7 +48,8 @@ const registry = new Registry([
 const person = registry.collection('person')!;
 const article = registry.collection('article')!;
 const ctx: DecodeContext = { registry, limits: DEFAULT_LIMITS, unsupportedOperator: () => undefined };
-const parse = (query: string, collection = person, shape: QueryShape = 'list'): ReadQuery => parseJsonApiQuery(new URLSearchParams(query), collection, ctx, shape);
+const parse = (query: string, collection = person, shape: QueryShape = 'list'): ReadQuery =>
+  parseJsonApiQuery(new URLSearchParams(query), collection, ctx, shape);
 const field = (column: string, relations: string[] = []) => ({ relations, column });
 
 describe('parseJsonApiQuery', () => {
@@ -39,25 +58,83 @@ describe('parseJsonApiQuery', () => {
       {
         name: 'no parameters',
         query: '',
-        expect: { sort: [], group: [], paging: { offset: 0, limit: 10, number: 1, size: 10 }, fields: {}, include: [], single: false },
+        expect: {
+          sort: [],
+          group: [],
+          paging: { offset: 0, limit: 10, number: 1, size: 10 },
+          fields: {},
+          include: [],
+          single: false,
+        },
       },
-      { name: 'several sort keys', query: 'sort=-age,name', expect: { sort: [{ field: field('age'), descending: true }, { field: field('name'), descending: false }] } },
-      { name: 'a dotted sort key', query: 'sort=-author.name', collection: article, expect: { sort: [{ field: field('name', ['author']), descending: true }] } },
+      {
+        name: 'several sort keys',
+        query: 'sort=-age,name',
+        expect: {
+          sort: [
+            { field: field('age'), descending: true },
+            { field: field('name'), descending: false },
+          ],
+        },
+      },
+      {
+        name: 'a dotted sort key',
+        query: 'sort=-author.name',
+        collection: article,
+        expect: { sort: [{ field: field('name', ['author']), descending: true }] },
+      },
       { name: 'the id as sort key', query: 'sort=id', expect: { sort: [{ field: field('id'), descending: false }] } },
       { name: 'group', query: 'group=age', expect: { group: [field('age')] } },
-      { name: 'group by a relation field', query: 'group=author.name,title', collection: article, expect: { group: [field('name', ['author']), field('title')] } },
-      { name: 'a page', query: 'page[number]=3&page[size]=5', expect: { paging: { offset: 10, limit: 5, number: 3, size: 5 } } },
-      { name: 'the largest page', query: 'page[size]=100', expect: { paging: { offset: 0, limit: 100, number: 1, size: 100 } } },
-      { name: 'a sparse fieldset', query: 'fields[person]=name,articles', expect: { fields: { person: ['name', 'articles'] } } },
-      { name: 'id and type in a fieldset', query: 'fields[person]=id,type,is_minor', expect: { fields: { person: ['is_minor'] } } },
+      {
+        name: 'group by a relation field',
+        query: 'group=author.name,title',
+        collection: article,
+        expect: { group: [field('name', ['author']), field('title')] },
+      },
+      {
+        name: 'a page',
+        query: 'page[number]=3&page[size]=5',
+        expect: { paging: { offset: 10, limit: 5, number: 3, size: 5 } },
+      },
+      {
+        name: 'the largest page',
+        query: 'page[size]=100',
+        expect: { paging: { offset: 0, limit: 100, number: 1, size: 100 } },
+      },
+      {
+        name: 'a sparse fieldset',
+        query: 'fields[person]=name,articles',
+        expect: { fields: { person: ['name', 'articles'] } },
+      },
+      {
+        name: 'id and type in a fieldset',
+        query: 'fields[person]=id,type,is_minor',
+        expect: { fields: { person: ['is_minor'] } },
+      },
       { name: 'an empty fieldset', query: 'fields[person]=', expect: { fields: { person: [] } } },
-      { name: 'fieldsets of other types', query: 'fields[article]=title&fields[person_names]=name', expect: { fields: { article: ['title'], person_names: ['name'] } } },
+      {
+        name: 'fieldsets of other types',
+        query: 'fields[article]=title&fields[person_names]=name',
+        expect: { fields: { article: ['title'], person_names: ['name'] } },
+      },
       { name: 'only', query: 'only=name,age', expect: { fields: { person: ['name', 'age'] } } },
-      { name: 'include paths', query: 'include=articles.author,articles', expect: { include: [['articles', 'author'], ['articles']] } },
-      { name: 'an include of 3 steps', query: 'include=articles.author.articles', expect: { include: [['articles', 'author', 'articles']] } },
+      {
+        name: 'include paths',
+        query: 'include=articles.author,articles',
+        expect: { include: [['articles', 'author'], ['articles']] },
+      },
+      {
+        name: 'an include of 3 steps',
+        query: 'include=articles.author.articles',
+        expect: { include: [['articles', 'author', 'articles']] },
+      },
       { name: 'filter[single]=1', query: 'filter[single]=1', expect: { single: true } },
       { name: 'filter[single]=0', query: 'filter[single]=0', expect: { single: false } },
-      { name: 'a filter', query: 'filter[objects]=[{"name":"age","op":"gte","val":"18"}]', expect: { filter: { kind: 'compare', field: field('age'), op: 'ge', value: 18 } } },
+      {
+        name: 'a filter',
+        query: 'filter[objects]=[{"name":"age","op":"gte","val":"18"}]',
+        expect: { filter: { kind: 'compare', field: field('age'), op: 'ge', value: 18 } },
+      },
       { name: 'an empty filter list', query: 'filter[objects]=[]', expect: { sort: [] } },
       { name: 'callback, left to the server', query: 'callback=x', expect: { sort: [] } },
       { name: 'implementation-specific parameters', query: 'myParam=1&x_y=2&Z=3', expect: { sort: [] } },
@@ -65,7 +142,8 @@ describe('parseJsonApiQuery', () => {
     for (const c of CASES) {
       it(c.name, () => {
         const parsed = parse(c.query, c.collection ?? person);
-        for (const [key, value] of Object.entries(c.expect)) expect(parsed[key as keyof ReadQuery], key).to.deep.equal(value);
+        for (const [key, value] of Object.entries(c.expect))
+          expect(parsed[key as keyof ReadQuery], key).to.deep.equal(value);
         if (!('filter' in c.expect)) expect(parsed.filter).to.equal(undefined);
       });
     }

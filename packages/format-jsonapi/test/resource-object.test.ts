@@ -23,7 +23,12 @@ describe('Format A resource objects', () => {
 
   describe('resourceObject', () => {
     it('has type, id, attributes, relationships with links and linkage, and links.self', () => {
-      const ann = node('person', '1', { id: 1, name: 'Ann', age: 30, born: '1990-01-02', initial: 'A' }, { articles: ['10', '11'] });
+      const ann = node(
+        'person',
+        '1',
+        { id: 1, name: 'Ann', age: 30, born: '1990-01-02', initial: 'A' },
+        { articles: ['10', '11'] },
+      );
       expect(resourceObject(ann, BASE, registry, ALL)).to.deep.equal({
         type: 'person',
         id: '1',
@@ -34,7 +39,10 @@ describe('Format A resource objects', () => {
               { type: 'article', id: '10' },
               { type: 'article', id: '11' },
             ],
-            links: { self: 'http://example.com/api/person/1/relationships/articles', related: 'http://example.com/api/person/1/articles' },
+            links: {
+              self: 'http://example.com/api/person/1/relationships/articles',
+              related: 'http://example.com/api/person/1/articles',
+            },
           },
         },
         links: { self: 'http://example.com/api/person/1' },
@@ -48,7 +56,12 @@ describe('Format A resource objects', () => {
         id: '2',
         attributes: { name: 'Bob', age: null, born: null, initial: null },
         relationships: {
-          articles: { links: { self: 'http://example.com/api/person/2/relationships/articles', related: 'http://example.com/api/person/2/articles' } },
+          articles: {
+            links: {
+              self: 'http://example.com/api/person/2/relationships/articles',
+              related: 'http://example.com/api/person/2/articles',
+            },
+          },
         },
         links: { self: 'http://example.com/api/person/2' },
       });
@@ -56,11 +69,18 @@ describe('Format A resource objects', () => {
 
     it('keeps 0 and the empty string, which are values', () => {
       const zero = node('person', '0', { id: 0, name: '', age: 0, born: null, initial: '' });
-      expect(resourceObject(zero, BASE, registry, { fields: { person: ['name', 'age', 'initial'] } }).attributes).to.deep.equal({ name: '', age: 0, initial: '' });
+      expect(
+        resourceObject(zero, BASE, registry, { fields: { person: ['name', 'age', 'initial'] } }).attributes,
+      ).to.deep.equal({ name: '', age: 0, initial: '' });
     });
 
     it('never shows the key or a foreign key as an attribute; to-one linkage is an identifier or null', () => {
-      const a = node('article', '10', { id: 10, title: 'T', author_id: 1, published: null }, { author: '1', comments: [], tags: null });
+      const a = node(
+        'article',
+        '10',
+        { id: 10, title: 'T', author_id: 1, published: null },
+        { author: '1', comments: [], tags: null },
+      );
       const object = resourceObject(a, BASE, registry, ALL);
       expect(object.attributes).to.deep.equal({ title: 'T', published: null });
       expect(object.relationships?.author?.data).to.deep.equal({ type: 'person', id: '1' });
@@ -83,13 +103,21 @@ describe('Format A resource objects', () => {
         relationships: {
           articles: {
             data: [{ type: 'article', id: '10' }],
-            links: { self: 'http://example.com/api/person/1/relationships/articles', related: 'http://example.com/api/person/1/articles' },
+            links: {
+              self: 'http://example.com/api/person/1/relationships/articles',
+              related: 'http://example.com/api/person/1/articles',
+            },
           },
         },
         links: { self: 'http://example.com/api/person/1' },
       });
       // Another type's fieldset does not apply.
-      expect(resourceObject(ann, BASE, registry, { fields: { article: [] } }).attributes).to.deep.equal({ name: 'Ann', age: 30, born: null, initial: null });
+      expect(resourceObject(ann, BASE, registry, { fields: { article: [] } }).attributes).to.deep.equal({
+        name: 'Ann',
+        age: 30,
+        born: null,
+        initial: null,
+      });
     });
 
     it('keeps id and type when the fieldset is empty', () => {
@@ -103,7 +131,11 @@ describe('Format A resource objects', () => {
 
     it('has neither attributes nor relationships where the collection exposes none', () => {
       const go = node('tag', 'go', { name: 'go', color: 'blue' });
-      expect(resourceObject(go, BASE, registry, { fields: { tag: [] } })).to.deep.equal({ type: 'tag', id: 'go', links: { self: 'http://example.com/api/tag/go' } });
+      expect(resourceObject(go, BASE, registry, { fields: { tag: [] } })).to.deep.equal({
+        type: 'tag',
+        id: 'go',
+        links: { self: 'http://example.com/api/tag/go' },
+      });
       const names = node('person_names', '1', { id: 1, name: 'Ann', age: 30 });
       expect(resourceObject(names, BASE, registry, ALL)).to.deep.equal({
         type: 'person_names',

@@ -30,8 +30,12 @@ export function objectQuery(collection: CollectionSchema, registry: Registry): R
   return { ...emptyReadQuery(), ...nestedView(collection, registry) };
 }
 
-
-function listQuery(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext, operators: OperatorSet | undefined): ReadQuery {
+function listQuery(
+  request: HttpRequest,
+  collection: CollectionSchema,
+  ctx: DecodeContext,
+  operators: OperatorSet | undefined,
+): ReadQuery {
   const query = parseLegacyQuery(request.url.searchParams, collection, ctx, operators ? { operators } : {});
   return { ...query, ...nestedView(collection, ctx.registry) };
 }
@@ -40,10 +44,17 @@ function listQuery(request: HttpRequest, collection: CollectionSchema, ctx: Deco
  * Decodes a GET of Format B: a collection (with `q`, `page`, `results_per_page`), one object, the related
  * instances of an object (always a list object, to-one relationships included), or one related instance.
  */
-export function decodeRead(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext, operators?: OperatorSet): Operation {
+export function decodeRead(
+  request: HttpRequest,
+  collection: CollectionSchema,
+  ctx: DecodeContext,
+  operators?: OperatorSet,
+): Operation {
   const { route } = request;
-  if (route.id === undefined) return { kind: 'list', collection, query: listQuery(request, collection, ctx, operators) };
-  if (route.relation === undefined) return { kind: 'fetch', collection, id: route.id, query: objectQuery(collection, ctx.registry) };
+  if (route.id === undefined)
+    return { kind: 'list', collection, query: listQuery(request, collection, ctx, operators) };
+  if (route.relation === undefined)
+    return { kind: 'fetch', collection, id: route.id, query: objectQuery(collection, ctx.registry) };
   const rel = pathRelationship(collection, route.relation);
   const target = ctx.registry.target(rel);
   const scope = { owner: collection, ownerId: route.id, relation: rel.name };
@@ -61,14 +72,23 @@ const EVALUATE_MEMBERS: ReadonlySet<string> = new Set(['functions', 'filters', '
  * empty one, the request says nothing of what to evaluate: 400, as Flask-Restless 0.17 answers. An explicit
  * object without functions (`q={}`) asks for none, and is answered with the empty object.
  */
-export function decodeEvaluate(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext, operators?: OperatorSet): Operation {
+export function decodeEvaluate(
+  request: HttpRequest,
+  collection: CollectionSchema,
+  ctx: DecodeContext,
+  operators?: OperatorSet,
+): Operation {
   const text = request.url.searchParams.get('q');
   const source = { parameter: 'q' };
   if (text === null || text.trim() === '') {
-    throw ApiError.badRequest('query parameter q is required: a JSON object such as {"functions": [{"name": "count", "field": "id"}]}', source);
+    throw ApiError.badRequest(
+      'query parameter q is required: a JSON object such as {"functions": [{"name": "count", "field": "id"}]}',
+      source,
+    );
   }
   const json = parseJsonParameter(text, 'q');
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw ApiError.badRequest('q must be a JSON object', source);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw ApiError.badRequest('q must be a JSON object', source);
   const { functions: calls, ...search } = json as Record<string, unknown>;
   const functions = calls === undefined ? [] : parseFunctionCalls(calls, collection, source, 'q.functions');
   const { filter } = parseLegacySearch(search, collection, ctx, {

@@ -46,7 +46,13 @@ function decodeCreate(request: HttpRequest, collection: CollectionSchema, ctx: D
     id = bodyId(given, collection, `/${key}`);
   }
   const write = resourceWrite(body, collection, ctx, '', 0, new Set([key]));
-  return { kind: 'create', collection, write, query: objectQuery(collection, ctx.registry), ...(id !== undefined ? { id } : {}) };
+  return {
+    kind: 'create',
+    collection,
+    write,
+    query: objectQuery(collection, ctx.registry),
+    ...(id !== undefined ? { id } : {}),
+  };
 }
 
 function decodeUpdate(request: HttpRequest, collection: CollectionSchema, id: string, ctx: DecodeContext): Operation {
@@ -60,7 +66,8 @@ function decodeUpdate(request: HttpRequest, collection: CollectionSchema, id: st
     throw bad(`"${key}" is ${id} in the URL and cannot be changed to ${shownValue(given)}`, `/${key}`);
   }
   const write = resourceWrite(body, collection, ctx, '', 0, new Set([key]));
-  for (const [name, change] of Object.entries(write.relationships)) checkAllowed(collection, collection.relationships.get(name)!, change);
+  for (const [name, change] of Object.entries(write.relationships))
+    checkAllowed(collection, collection.relationships.get(name)!, change);
   return { kind: 'update', collection, id, write, query: objectQuery(collection, ctx.registry) };
 }
 
@@ -77,7 +84,12 @@ function parseJsonText(text: string, source: ErrorSource): unknown {
 const BULK_MEMBERS: ReadonlySet<string> = new Set(['filters', 'disjunction']);
 
 /** `PATCH /api/<collection>` with field values and `q` in the body, or `q` in the query string. */
-function decodeUpdateMany(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext, operators?: OperatorSet): Operation {
+function decodeUpdateMany(
+  request: HttpRequest,
+  collection: CollectionSchema,
+  ctx: DecodeContext,
+  operators?: OperatorSet,
+): Operation {
   const { q: inBody, ...fields } = bodyObject(request);
   const inUrl = request.url.searchParams.get('q');
   if (inBody !== undefined && inUrl !== null) throw bad('give q in the body or in the query string, not both', '/q');
@@ -85,11 +97,18 @@ function decodeUpdateMany(request: HttpRequest, collection: CollectionSchema, ct
   let search: unknown = inBody ?? (inUrl === null ? {} : parseJsonParameter(inUrl, 'q'));
   // JSON text, in the body or (doubly encoded) in the query string: an error names where it came from.
   if (typeof search === 'string') search = parseJsonText(search, source);
-  const { filter } = parseLegacySearch(search, collection, ctx, { source, path: 'q', members: BULK_MEMBERS, ...(operators ? { operators } : {}) });
+  const { filter } = parseLegacySearch(search, collection, ctx, {
+    source,
+    path: 'q',
+    members: BULK_MEMBERS,
+    ...(operators ? { operators } : {}),
+  });
   const values = decodeWriteValues(collection, fields, {
     sourceOf: (name) => ({ pointer: `/${name}` }),
     hint: (name) =>
-      collection.relationships.has(name) ? `"${name}" is a relationship; a bulk update sets field values only` : writeHint(collection, name),
+      collection.relationships.has(name)
+        ? `"${name}" is a relationship; a bulk update sets field values only`
+        : writeHint(collection, name),
   });
   return { kind: 'update-many', collection, values, ...(filter ? { filter } : {}) };
 }
@@ -98,18 +117,30 @@ function decodeUpdateMany(request: HttpRequest, collection: CollectionSchema, ct
  * `DELETE /api/<collection>/<id>/<relation>/<related_id>`: the related instance leaves the relation, and lives
  * on. It must be a valid key of the related collection (400) and be related now (404): anything else changes nothing.
  */
-function decodeUnlink(collection: CollectionSchema, id: string, relation: string, relatedId: string, ctx: DecodeContext): Operation {
+function decodeUnlink(
+  collection: CollectionSchema,
+  id: string,
+  relation: string,
+  relatedId: string,
+  ctx: DecodeContext,
+): Operation {
   const rel = pathRelationship(collection, relation);
   const target = ctx.registry.target(rel);
   const parsed = parseKey(target.model, relatedId);
-  if (!parsed.ok) throw ApiError.badRequest(`${shownValue(relatedId)} is not a valid id of ${target.name}: ${parsed.reason}`);
+  if (!parsed.ok)
+    throw ApiError.badRequest(`${shownValue(relatedId)} is not a valid id of ${target.name}: ${parsed.reason}`);
   const change: RelationshipWrite = { mode: 'unlink', id: String(parsed.key) };
   checkAllowed(collection, rel, change);
   return { kind: 'update-linkage', collection, id, relation: rel.name, change };
 }
 
 /** Decodes POST, PATCH, PUT (an alias of PATCH everywhere) and DELETE of Format B into write operations. */
-export function decodeWrite(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext, operators?: OperatorSet): Operation {
+export function decodeWrite(
+  request: HttpRequest,
+  collection: CollectionSchema,
+  ctx: DecodeContext,
+  operators?: OperatorSet,
+): Operation {
   const { route, method } = request;
   if (route.id === undefined) {
     if (method === 'POST') return decodeCreate(request, collection, ctx);

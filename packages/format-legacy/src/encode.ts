@@ -26,7 +26,8 @@ export function encodeResult(request: HttpRequest, operation: Operation, result:
     case 'values': {
       // One member per function, `<name>__<field>`, in request order; none requested is the empty object.
       const body: Record<string, unknown> = {};
-      if (operation.kind === 'evaluate') operation.functions.forEach((f, i) => (body[`${f.name}__${f.column}`] = result.values[i]));
+      if (operation.kind === 'evaluate')
+        operation.functions.forEach((f, i) => (body[`${f.name}__${f.column}`] = result.values[i]));
       return json(200, body);
     }
     case 'count':
@@ -43,7 +44,10 @@ export function encodeResult(request: HttpRequest, operation: Operation, result:
  * Integrity conflicts are 400 in Format B: Flask-Restless 0.17 answers every IntegrityError so, and its
  * clients check for 400. Format A keeps 409.
  */
-const INTEGRITY_CODES: ReadonlySet<ErrorCode | undefined> = new Set<ErrorCode>(['unique-violation', 'still-referenced']);
+const INTEGRITY_CODES: ReadonlySet<ErrorCode | undefined> = new Set<ErrorCode>([
+  'unique-violation',
+  'still-referenced',
+]);
 
 /**
  * The `{message}` error body of Format B. A `single` search that found several resources is 400 here,
@@ -55,5 +59,9 @@ export function encodeErrors(status: number, errors: readonly ApiError[], messag
   const code = errors[0]?.code;
   if (code === 'multiple-results') return json(400, { message: 'Multiple results found' }, headers);
   if (code === 'no-result') return json(404, { message: 'No result found' }, headers);
-  return json(INTEGRITY_CODES.has(code) ? 400 : status, { message: message ?? errors.map((e) => e.detail).join('; ') }, headers);
+  return json(
+    INTEGRITY_CODES.has(code) ? 400 : status,
+    { message: message ?? errors.map((e) => e.detail).join('; ') },
+    headers,
+  );
 }

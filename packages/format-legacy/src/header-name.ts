@@ -14,5 +14,7 @@ const IRREGULAR: Readonly<Record<string, string>> = {
  */
 export function conventionalHeaderName(name: string): string {
   const lower = name.toLowerCase();
-  return IRREGULAR[lower] ?? lower.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+  return (
+    IRREGULAR[lower] ?? lower.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
+  );
 }

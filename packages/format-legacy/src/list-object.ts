@@ -35,7 +35,12 @@ export function pageCounts(paging: Paging, total: number | undefined, returned: 
 }
 
 export function listObject(resources: readonly ResourceNode[], counts: PageCounts): ListObject {
-  return { num_results: counts.results, total_pages: counts.pages, page: counts.page, objects: resources.map(instanceObject) };
+  return {
+    num_results: counts.results,
+    total_pages: counts.pages,
+    page: counts.page,
+    objects: resources.map(instanceObject),
+  };
 }
 
 function pageUrl(url: URL, page: number, size: number): string {

@@ -25,11 +25,23 @@ import type { DecodeContext } from '@colapi/wire-format';
  * it is harmless, so it is accepted.
  */
 export const LEGACY_OPERATOR_SPELLINGS: OperatorSet = new Set(
-  [...OPERATORS].filter(([, info]) => info.canonical !== 'not_like' && !(NETWORK_OPERATORS as ReadonlySet<string>).has(info.canonical)).map(([s]) => s),
+  [...OPERATORS]
+    .filter(
+      ([, info]) => info.canonical !== 'not_like' && !(NETWORK_OPERATORS as ReadonlySet<string>).has(info.canonical),
+    )
+    .map(([s]) => s),
 );
 
 /** The members of a search object `q`. */
-export const SEARCH_MEMBERS: ReadonlySet<string> = new Set(['filters', 'disjunction', 'limit', 'offset', 'order_by', 'group_by', 'single']);
+export const SEARCH_MEMBERS: ReadonlySet<string> = new Set([
+  'filters',
+  'disjunction',
+  'limit',
+  'offset',
+  'order_by',
+  'group_by',
+  'single',
+]);
 
 /** A search object `q`, parsed and checked against a collection. */
 export interface LegacySearch {
@@ -60,7 +72,13 @@ export interface LegacyQueryOptions {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A column of the collection, or `relation__column` along to-one relationships. */
-function fieldPath(text: unknown, collection: CollectionSchema, registry: Registry, source: ErrorSource, path: string): FieldRef {
+function fieldPath(
+  text: unknown,
+  collection: CollectionSchema,
+  registry: Registry,
+  source: ErrorSource,
+  path: string,
+): FieldRef {
   if (typeof text !== 'string' || text === '') throw ApiError.badRequest(`${path} must name a field`, source);
   // A column whose own name holds the separator is still that column.
   if (collection.columns.has(text)) return { relations: [], column: text };
@@ -92,18 +110,34 @@ function flag(json: unknown, source: ErrorSource, path: string): boolean {
   return json;
 }
 
-function parseOrderBy(json: unknown, collection: CollectionSchema, registry: Registry, source: ErrorSource, path: string): SortKey[] {
+function parseOrderBy(
+  json: unknown,
+  collection: CollectionSchema,
+  registry: Registry,
+  source: ErrorSource,
+  path: string,
+): SortKey[] {
   return listOf(json, source, path).map((item, i) => {
     const at = `${path}[${i}]`;
     const extra = Object.keys(item).find((k) => k !== 'field' && k !== 'direction');
     if (extra) throw ApiError.badRequest(`${at}: unknown member "${extra}" (expected field and direction)`, source);
     const direction = item.direction ?? 'asc';
-    if (direction !== 'asc' && direction !== 'desc') throw ApiError.badRequest(`${at}.direction must be "asc" or "desc"`, source);
-    return { field: fieldPath(item.field, collection, registry, source, `${at}.field`), descending: direction === 'desc' };
+    if (direction !== 'asc' && direction !== 'desc')
+      throw ApiError.badRequest(`${at}.direction must be "asc" or "desc"`, source);
+    return {
+      field: fieldPath(item.field, collection, registry, source, `${at}.field`),
+      descending: direction === 'desc',
+    };
   });
 }
 
-function parseGroupBy(json: unknown, collection: CollectionSchema, registry: Registry, source: ErrorSource, path: string): FieldRef[] {
+function parseGroupBy(
+  json: unknown,
+  collection: CollectionSchema,
+  registry: Registry,
+  source: ErrorSource,
+  path: string,
+): FieldRef[] {
   return listOf(json, source, path).map((item, i) => {
     const at = `${path}[${i}]`;
     const extra = Object.keys(item).find((k) => k !== 'field');
@@ -113,7 +147,12 @@ function parseGroupBy(json: unknown, collection: CollectionSchema, registry: Reg
 }
 
 /** Parses a search object `q` (already JSON) against a collection; every member is optional. */
-export function parseLegacySearch(json: unknown, collection: CollectionSchema, ctx: DecodeContext, options: LegacySearchOptions): LegacySearch {
+export function parseLegacySearch(
+  json: unknown,
+  collection: CollectionSchema,
+  ctx: DecodeContext,
+  options: LegacySearchOptions,
+): LegacySearch {
   const { source, path } = options;
   const { registry, limits } = ctx;
   if (!isObject(json)) throw ApiError.badRequest(`${path} must be a JSON object`, source);
@@ -144,8 +183,10 @@ export function parseLegacySearch(json: unknown, collection: CollectionSchema, c
   const offset = json.offset === undefined ? 0 : wholeNumber(json.offset, 0, source, `${path}.offset`);
   return {
     ...(filter ? { filter } : {}),
-    sort: json.order_by === undefined ? [] : parseOrderBy(json.order_by, collection, registry, source, `${path}.order_by`),
-    group: json.group_by === undefined ? [] : parseGroupBy(json.group_by, collection, registry, source, `${path}.group_by`),
+    sort:
+      json.order_by === undefined ? [] : parseOrderBy(json.order_by, collection, registry, source, `${path}.order_by`),
+    group:
+      json.group_by === undefined ? [] : parseGroupBy(json.group_by, collection, registry, source, `${path}.group_by`),
     single: json.single === undefined ? false : flag(json.single, source, `${path}.single`),
     window: limit === undefined ? { offset } : { offset, limit },
   };

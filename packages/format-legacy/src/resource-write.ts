@@ -11,9 +11,11 @@ import {
 } from '@colapi/query-ast';
 import type { DecodeContext } from '@colapi/wire-format';
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 /** A detail with its place in the body appended when that place is inside a nested instance. */
-const located = (detail: string, pointer: string) => (pointer.lastIndexOf('/') > 0 ? `${detail} (at ${pointer})` : detail);
+const located = (detail: string, pointer: string) =>
+  pointer.lastIndexOf('/') > 0 ? `${detail} (at ${pointer})` : detail;
 export const bad = (detail: string, pointer: string) => ApiError.badRequest(located(detail, pointer), { pointer });
 
 /** Why a name of a body is not a writable field, when the generic "not a field" would mislead. */
@@ -24,14 +26,19 @@ export function writeHint(collection: CollectionSchema, name: string): string | 
 
 /** An id in a body, read by the strict key parser of the collection it names: a number or its canonical text. */
 export function bodyId(json: unknown, collection: CollectionSchema, pointer: string): string {
-  if (typeof json !== 'string' && typeof json !== 'number') throw bad(`an id of ${collection.name} must be a number or a string`, pointer);
+  if (typeof json !== 'string' && typeof json !== 'number')
+    throw bad(`an id of ${collection.name} must be a number or a string`, pointer);
   const parsed = parseKey(collection.model, json);
   if (!parsed.ok) throw bad(`${shownValue(json)} is not a valid id of ${collection.name}: ${parsed.reason}`, pointer);
   return String(parsed.key);
 }
 
 /** `{"add": …}` or `{"remove": …}`: the operation an object names, or undefined for a plain instance. */
-function operationOf(value: Record<string, unknown>, rel: RelationshipSchema, pointer: string): 'add' | 'remove' | undefined {
+function operationOf(
+  value: Record<string, unknown>,
+  rel: RelationshipSchema,
+  pointer: string,
+): 'add' | 'remove' | undefined {
   const keys = Object.keys(value);
   if (!keys.includes('add') && !keys.includes('remove')) return undefined;
   if (keys.length !== 1) throw bad(`an operation on ${rel.name} has exactly one member, "add" or "remove"`, pointer);
@@ -44,10 +51,18 @@ const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : [v]);
  * One related instance: with an id an existing one (updated too when other fields come with it, deleted
  * too when an element to remove says `__delete__`), without one a new one to create.
  */
-function relatedRef(json: unknown, target: CollectionSchema, ctx: DecodeContext, pointer: string, depth: number, removing: boolean): RelatedRef {
+function relatedRef(
+  json: unknown,
+  target: CollectionSchema,
+  ctx: DecodeContext,
+  pointer: string,
+  depth: number,
+  removing: boolean,
+): RelatedRef {
   if (!isObject(json)) throw bad(`a related ${target.name} must be an object`, pointer);
   const { [target.model.key]: id, __delete__: doomed, ...fields } = json;
-  if (doomed !== undefined && !removing) throw bad('__delete__ belongs to the elements of {"remove": […]}', `${pointer}/__delete__`);
+  if (doomed !== undefined && !removing)
+    throw bad('__delete__ belongs to the elements of {"remove": […]}', `${pointer}/__delete__`);
   if (id === undefined || id === null) {
     if (removing) throw bad(`an element to remove needs the ${target.model.key} of a ${target.name}`, pointer);
     return { kind: 'new', write: resourceWrite(fields, target, ctx, pointer, depth + 1) };
@@ -55,8 +70,13 @@ function relatedRef(json: unknown, target: CollectionSchema, ctx: DecodeContext,
   const key = bodyId(id, target, `${pointer}/${target.model.key}`);
   if (removing) {
     const extra = Object.keys(fields)[0];
-    if (extra !== undefined) throw bad(`an element to remove holds only ${target.model.key} and __delete__, not "${extra}"`, `${pointer}/${extra}`);
-    if (doomed !== undefined && typeof doomed !== 'boolean') throw bad('__delete__ must be true or false', `${pointer}/__delete__`);
+    if (extra !== undefined)
+      throw bad(
+        `an element to remove holds only ${target.model.key} and __delete__, not "${extra}"`,
+        `${pointer}/${extra}`,
+      );
+    if (doomed !== undefined && typeof doomed !== 'boolean')
+      throw bad('__delete__ must be true or false', `${pointer}/__delete__`);
     return { kind: 'existing', id: key, ...(doomed ? { delete: true } : {}) };
   }
   if (Object.keys(fields).length === 0) return { kind: 'existing', id: key };
@@ -70,17 +90,31 @@ function relatedRef(json: unknown, target: CollectionSchema, ctx: DecodeContext,
  * one related now, checked by the executor (404 otherwise, nothing changed), as
  * `DELETE /<c>/<id>/<relation>/<related_id>` does; `null` unsets the relation whatever it holds.
  */
-function toOneRemoval(value: unknown, rel: RelationshipSchema, target: CollectionSchema, ctx: DecodeContext, pointer: string, depth: number): RelationshipWrite {
+function toOneRemoval(
+  value: unknown,
+  rel: RelationshipSchema,
+  target: CollectionSchema,
+  ctx: DecodeContext,
+  pointer: string,
+  depth: number,
+): RelationshipWrite {
   if (asList(value).some((v) => isObject(v) && v.__delete__ !== undefined)) {
     throw bad(`__delete__ applies to to-many relationships; ${rel.name} is to-one`, pointer);
   }
   if (Array.isArray(value) && value.length !== 1) {
-    throw bad(`${rel.name} is a to-one relationship: {"remove": …} names the one related ${target.name}, as {"${target.model.key}": …}`, pointer);
+    throw bad(
+      `${rel.name} is a to-one relationship: {"remove": …} names the one related ${target.name}, as {"${target.model.key}": …}`,
+      pointer,
+    );
   }
   const [element, at] = Array.isArray(value) ? [value[0], `${pointer}/0`] : [value, pointer];
   const key = target.model.key;
-  const extra = isObject(element) && element[key] !== undefined && element[key] !== null ? Object.keys(element).find((k) => k !== key) : undefined;
-  if (extra !== undefined) throw bad(`an instance to remove from ${rel.name} holds only its ${key}, not "${extra}"`, `${at}/${extra}`);
+  const extra =
+    isObject(element) && element[key] !== undefined && element[key] !== null
+      ? Object.keys(element).find((k) => k !== key)
+      : undefined;
+  if (extra !== undefined)
+    throw bad(`an instance to remove from ${rel.name} holds only its ${key}, not "${extra}"`, `${at}/${extra}`);
   const named = relatedRef(element, target, ctx, at, depth, true);
   if (named.kind !== 'existing') throw new Error('an element to remove is always an existing instance');
   return { mode: 'unlink', id: named.id };
@@ -92,13 +126,25 @@ function toOneRemoval(value: unknown, rel: RelationshipSchema, target: Collectio
  * `{"add": object}`, `{"remove": {id}}` (unlinks the instance it names, which must be the related one) or
  * null (unsets it).
  */
-export function relationshipWrite(value: unknown, rel: RelationshipSchema, ctx: DecodeContext, pointer: string, depth: number): RelationshipWrite {
-  if (depth >= ctx.limits.maxIncludeDepth) throw bad(`related instances nest deeper than ${ctx.limits.maxIncludeDepth} levels`, pointer);
+export function relationshipWrite(
+  value: unknown,
+  rel: RelationshipSchema,
+  ctx: DecodeContext,
+  pointer: string,
+  depth: number,
+): RelationshipWrite {
+  if (depth >= ctx.limits.maxIncludeDepth)
+    throw bad(`related instances nest deeper than ${ctx.limits.maxIncludeDepth} levels`, pointer);
   const target = ctx.registry.target(rel);
-  const refs = (list: unknown[], at: string, removing: boolean) => list.map((v, i) => relatedRef(v, target, ctx, `${at}/${i}`, depth, removing));
+  const refs = (list: unknown[], at: string, removing: boolean) =>
+    list.map((v, i) => relatedRef(v, target, ctx, `${at}/${i}`, depth, removing));
   if (rel.cardinality === 'one') {
     if (value === null) return { mode: 'set', target: null };
-    if (!isObject(value)) throw bad(`${rel.name} is a to-one relationship: give an object, {"add": object}, {"remove": object} or null`, pointer);
+    if (!isObject(value))
+      throw bad(
+        `${rel.name} is a to-one relationship: give an object, {"add": object}, {"remove": object} or null`,
+        pointer,
+      );
     const op = operationOf(value, rel, pointer);
     if (op === 'remove') return toOneRemoval(value.remove, rel, target, ctx, `${pointer}/remove`, depth);
     if (op === 'add') {

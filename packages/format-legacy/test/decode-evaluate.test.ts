@@ -11,7 +11,16 @@ const q = (search: unknown) => `?q=${encodeURIComponent(JSON.stringify(search))}
 
 describe('Format B decode: function evaluation', () => {
   it('reads the functions of q in request order, names in lower case', () => {
-    expect(evaluate(q({ functions: [{ name: 'count', field: 'id' }, { name: 'AVG', field: 'age' }] }))).to.deep.equal({
+    expect(
+      evaluate(
+        q({
+          functions: [
+            { name: 'count', field: 'id' },
+            { name: 'AVG', field: 'age' },
+          ],
+        }),
+      ),
+    ).to.deep.equal({
       kind: 'evaluate',
       collection: person,
       functions: [
@@ -27,7 +36,14 @@ describe('Format B decode: function evaluation', () => {
   });
 
   it('takes filters and disjunction along', () => {
-    const search = { functions: [{ name: 'sum', field: 'age' }], filters: [{ name: 'age', op: 'lt', val: 18 }, { name: 'name', op: 'eq', val: 'Ann' }], disjunction: true };
+    const search = {
+      functions: [{ name: 'sum', field: 'age' }],
+      filters: [
+        { name: 'age', op: 'lt', val: 18 },
+        { name: 'name', op: 'eq', val: 'Ann' },
+      ],
+      disjunction: true,
+    };
     expect(evaluate(q(search))).to.deep.equal({
       kind: 'evaluate',
       collection: person,
@@ -43,7 +59,8 @@ describe('Format B decode: function evaluation', () => {
   });
 
   describe('refuses with 400 naming q', () => {
-    const REQUIRED = 'query parameter q is required: a JSON object such as {"functions": [{"name": "count", "field": "id"}]}';
+    const REQUIRED =
+      'query parameter q is required: a JSON object such as {"functions": [{"name": "count", "field": "id"}]}';
     const CASES: [string, string][] = [
       ['', REQUIRED],
       ['?q=', REQUIRED],
@@ -52,9 +69,18 @@ describe('Format B decode: function evaluation', () => {
       ['?q=[]', 'q must be a JSON object'],
       ['?q=null', 'q must be a JSON object'],
       [q({ functions: {} }), 'q.functions must be a list of {name, field} objects'],
-      [q({ functions: [{ name: 'median', field: 'age' }] }), 'q.functions[0].name: "median" is not one of avg, sum, count, min, max'],
-      [q({ functions: [{ name: 'sum', field: 'name' }] }), 'q.functions[0]: sum does not apply to the string field "name"'],
-      [q({ functions: [{ name: 'max', field: 'initial' }] }), 'q.functions[0].field: "initial" is not a field of person'],
+      [
+        q({ functions: [{ name: 'median', field: 'age' }] }),
+        'q.functions[0].name: "median" is not one of avg, sum, count, min, max',
+      ],
+      [
+        q({ functions: [{ name: 'sum', field: 'name' }] }),
+        'q.functions[0]: sum does not apply to the string field "name"',
+      ],
+      [
+        q({ functions: [{ name: 'max', field: 'initial' }] }),
+        'q.functions[0].field: "initial" is not a field of person',
+      ],
       [q({ functions: [], limit: 1 }), 'q: unknown member "limit" (expected functions, filters, disjunction)'],
       [q({ functions: [], order_by: [] }), 'q: unknown member "order_by" (expected functions, filters, disjunction)'],
       [q({ filters: [{ name: 'age', op: 'eq' }] }), 'q.filters[0]: "eq" on "age" needs a val or a field'],

@@ -71,7 +71,15 @@ describe('Format B decode: reads', () => {
     });
 
     it('joins the filters with or when disjunction is true', () => {
-      const op = decode(`/api/person?${q({ filters: [{ name: 'age', op: 'lt', val: 18 }, { name: 'age', op: 'gt', val: 65 }], disjunction: true })}`);
+      const op = decode(
+        `/api/person?${q({
+          filters: [
+            { name: 'age', op: 'lt', val: 18 },
+            { name: 'age', op: 'gt', val: 65 },
+          ],
+          disjunction: true,
+        })}`,
+      );
       expect(op.kind === 'list' && op.query.filter).to.deep.equal({
         kind: 'or',
         filters: [
@@ -82,7 +90,10 @@ describe('Format B decode: reads', () => {
     });
 
     it('reaches fields of related models as <relation>__<field>', () => {
-      const search = { filters: [{ name: 'author__name', op: 'eq', val: 'Ann' }], order_by: [{ field: 'author__age', direction: 'asc' }] };
+      const search = {
+        filters: [{ name: 'author__name', op: 'eq', val: 'Ann' }],
+        order_by: [{ field: 'author__age', direction: 'asc' }],
+      };
       const op = decode(`/api/article?${q(search)}`);
       if (op.kind !== 'list') expect.fail(op.kind);
       expect(op.query.filter).to.deep.equal({
@@ -106,8 +117,18 @@ describe('Format B decode: reads', () => {
       expect(op.kind === 'list' && op.query.filter).to.deep.equal({
         kind: 'and',
         filters: [
-          { kind: 'relation', relation: 'author', op: 'has', filter: { kind: 'compare', field: field('age'), op: 'gt', value: 30 } },
-          { kind: 'relation', relation: 'comments', op: 'any', filter: { kind: 'compare', field: field('body'), op: 'eq', value: 'great' } },
+          {
+            kind: 'relation',
+            relation: 'author',
+            op: 'has',
+            filter: { kind: 'compare', field: field('age'), op: 'gt', value: 30 },
+          },
+          {
+            kind: 'relation',
+            relation: 'comments',
+            op: 'any',
+            filter: { kind: 'compare', field: field('body'), op: 'eq', value: 'great' },
+          },
         ],
       });
     });
@@ -115,7 +136,13 @@ describe('Format B decode: reads', () => {
     it('pages with page and results_per_page inside the window of limit and offset', () => {
       const op = decode(`/api/person?${q({ limit: 7, offset: 2 })}&page=2&results_per_page=5`);
       if (op.kind !== 'list') expect.fail(op.kind);
-      expect(op.query.paging).to.deep.equal({ offset: 7, limit: 2, number: 2, size: 5, window: { offset: 2, limit: 7 } });
+      expect(op.query.paging).to.deep.equal({
+        offset: 7,
+        limit: 2,
+        number: 2,
+        size: 5,
+        window: { offset: 2, limit: 7 },
+      });
     });
 
     it('lowers a page size above the maximum to it rather than refusing it', () => {
@@ -132,30 +159,64 @@ describe('Format B decode: reads', () => {
         ['q={', 'q', 'q is not valid JSON'],
         ['q=[]', 'q', 'q must be a JSON object'],
         [q({ filters: [{ name: 'age', op: '==' }] }), 'q', 'q.filters[0]: "==" on "age" needs a val or a field'],
-        [q({ filters: [{ name: 'nope', op: '==', val: 1 }] }), 'q', 'q.filters[0].name: "nope" is not a field of person'],
-        [q({ filters: [{ name: 'age', op: 'eq', val: 'old' }] }), 'q', 'q.filters[0].val: "old" is not an integer (field "age")'],
-        [q({ filters: [{ name: 'name', op: 'not_like', val: 'a%' }] }), 'q', 'q.filters[0].op: unknown operator "not_like" on "name"'],
+        [
+          q({ filters: [{ name: 'nope', op: '==', val: 1 }] }),
+          'q',
+          'q.filters[0].name: "nope" is not a field of person',
+        ],
+        [
+          q({ filters: [{ name: 'age', op: 'eq', val: 'old' }] }),
+          'q',
+          'q.filters[0].val: "old" is not an integer (field "age")',
+        ],
+        [
+          q({ filters: [{ name: 'name', op: 'not_like', val: 'a%' }] }),
+          'q',
+          'q.filters[0].op: unknown operator "not_like" on "name"',
+        ],
         [q({ filters: { name: 'age', op: 'eq', val: 1 } }), 'q', 'q.filters: must be a list of filter objects'],
-        [q({ filter: [] }), 'q', 'q: unknown member "filter" (expected filters, disjunction, limit, offset, order_by, group_by, single)'],
+        [
+          q({ filter: [] }),
+          'q',
+          'q: unknown member "filter" (expected filters, disjunction, limit, offset, order_by, group_by, single)',
+        ],
         [q({ limit: 0 }), 'q', 'q.limit must be an integer of at least 1'],
         [q({ offset: -1 }), 'q', 'q.offset must be an integer of at least 0'],
         [q({ single: 'yes' }), 'q', 'q.single must be true or false'],
         [q({ order_by: [{ field: 'age', direction: 'up' }] }), 'q', 'q.order_by[0].direction must be "asc" or "desc"'],
-        [q({ order_by: [{ field: 'articles__title' }] }), 'q', 'q.order_by[0].field: "articles__title": "articles" is a to-many relationship; only to-one paths are allowed here'],
+        [
+          q({ order_by: [{ field: 'articles__title' }] }),
+          'q',
+          'q.order_by[0].field: "articles__title": "articles" is a to-many relationship; only to-one paths are allowed here',
+        ],
         [`${q({})}&${q({})}`, 'q', 'query parameter q is given more than once'],
         ['page=0', 'page', 'page must be a positive integer'],
         ['results_per_page=ten', 'results_per_page', 'results_per_page must be a positive integer'],
       ];
       for (const [query, parameter, detail] of CASES) {
         it(decodeURIComponent(query), () => {
-          expectError(() => decode(`/api/person?${query}`), { status: 400, title: 'Bad Request', detail, source: { parameter } });
+          expectError(() => decode(`/api/person?${query}`), {
+            status: 400,
+            title: 'Bad Request',
+            detail,
+            source: { parameter },
+          });
         });
       }
     });
 
     it('takes other operator spellings when the format is given them', () => {
-      const op = decode(`/api/person?${q({ filters: [{ name: 'name', op: 'not_like', val: 'a%' }] })}`, 'GET', legacyFormat({ operators: ALL_OPERATOR_SPELLINGS }));
-      expect(op.kind === 'list' && op.query.filter).to.deep.equal({ kind: 'compare', field: field('name'), op: 'not_like', value: 'a%' });
+      const op = decode(
+        `/api/person?${q({ filters: [{ name: 'name', op: 'not_like', val: 'a%' }] })}`,
+        'GET',
+        legacyFormat({ operators: ALL_OPERATOR_SPELLINGS }),
+      );
+      expect(op.kind === 'list' && op.query.filter).to.deep.equal({
+        kind: 'compare',
+        field: field('name'),
+        op: 'not_like',
+        value: 'a%',
+      });
     });
   });
 
@@ -187,7 +248,11 @@ describe('Format B decode: reads', () => {
 
     it('are a list object for a to-one relationship too', () => {
       const op = decode('/api/article/3/author');
-      expect(op).to.deep.include({ kind: 'list', collection: person, scope: { owner: article, ownerId: '3', relation: 'author' } });
+      expect(op).to.deep.include({
+        kind: 'list',
+        collection: person,
+        scope: { owner: article, ownerId: '3', relation: 'author' },
+      });
     });
 
     it('resolve q against the related collection', () => {
@@ -216,12 +281,22 @@ describe('Format B decode: reads', () => {
     });
 
     it('answer 404 for a relationship the collection does not have', () => {
-      expectError(() => decode('/api/person/7/nope'), { status: 404, title: 'Not Found', detail: 'person has no relationship "nope"' });
-      expectError(() => decode('/api/person_names/7/articles'), { status: 404, detail: 'person_names has no relationship "articles"' });
+      expectError(() => decode('/api/person/7/nope'), {
+        status: 404,
+        title: 'Not Found',
+        detail: 'person has no relationship "nope"',
+      });
+      expectError(() => decode('/api/person_names/7/articles'), {
+        status: 404,
+        detail: 'person_names has no relationship "articles"',
+      });
     });
 
     it('have no JSON:API relationship paths: relationships is read as a relation name', () => {
-      expectError(() => decode('/api/person/7/relationships/articles'), { status: 404, detail: 'person has no relationship "relationships"' });
+      expectError(() => decode('/api/person/7/relationships/articles'), {
+        status: 404,
+        detail: 'person has no relationship "relationships"',
+      });
     });
   });
 });

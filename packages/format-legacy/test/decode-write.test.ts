@@ -14,7 +14,14 @@ function decode(method: string, target: string, body?: unknown): Operation {
   return format.decode(req, collection(req.route.collection), ctx);
 }
 
-const PERSON_QUERY = { sort: [], group: [], paging: { offset: 0 }, single: false, fields: { article: [] }, include: [['articles']] };
+const PERSON_QUERY = {
+  sort: [],
+  group: [],
+  paging: { offset: 0 },
+  single: false,
+  fields: { article: [] },
+  include: [['articles']],
+};
 const name = (value: string) => ({ kind: 'compare', field: { relations: [], column: 'name' }, op: 'eq', value });
 
 describe('Format B decode: writes', () => {
@@ -28,14 +35,20 @@ describe('Format B decode: writes', () => {
       });
     });
 
-    it('takes CURRENT_TIMESTAMP as the database\'s current time', () => {
+    it("takes CURRENT_TIMESTAMP as the database's current time", () => {
       const op = decode('POST', '/api/article', { title: 'T', published: 'CURRENT_TIMESTAMP' });
-      expect(op.kind === 'create' && op.write.values).to.deep.equal({ title: 'T', published: { kind: 'now', fn: 'CURRENT_TIMESTAMP' } });
+      expect(op.kind === 'create' && op.write.values).to.deep.equal({
+        title: 'T',
+        published: { kind: 'now', fn: 'CURRENT_TIMESTAMP' },
+      });
     });
 
     it('writes a foreign key as a field', () => {
       const op = decode('POST', '/api/article', { title: 'T', author_id: 7 });
-      expect(op.kind === 'create' && op.write).to.deep.equal({ values: { title: 'T', author_id: 7 }, relationships: {} });
+      expect(op.kind === 'create' && op.write).to.deep.equal({
+        values: { title: 'T', author_id: 7 },
+        relationships: {},
+      });
     });
 
     it('ignores an id of null', () => {
@@ -65,24 +78,107 @@ describe('Format B decode: writes', () => {
 
     describe('refuses with 400 at the member', () => {
       const CASES: [string, string, unknown, string, string][] = [
-        ['a body that is a list', 'person', [{ name: 'Ann' }], '', 'Unable to decode data: the body must be a JSON object of field values'],
-        ['a body that is a string', 'person', 'Ann', '', 'Unable to decode data: the body must be a JSON object of field values'],
-        ['an id the collection generates', 'person', { id: 5, name: 'Ann' }, '/id', 'person generates its ids: leave out "id"'],
-        ['an id that is neither number nor string', 'people_with_ids', { id: true }, '/id', 'an id of people_with_ids must be a number or a string'],
-        ['an id that is no whole number', 'people_with_ids', { id: 5.5 }, '/id', '5.5 is not a valid id of people_with_ids: not a whole number in range'],
-        ['an id not in canonical form', 'people_with_ids', { id: '05' }, '/id', '"05" is not a valid id of people_with_ids: not an integer written in its canonical form'],
-        ['an id longer than the key holds', 'tag', { name: 'far too long' }, '/name', '"far too long" is not a valid id of tag: longer than the key column holds'],
-        ['a field the model does not have', 'person', { name: 'Ann', nope: 1 }, '/nope', '"nope" is not a field of person'],
-        ['a field the collection does not expose', 'person_names', { name: 'Ann', age: 3 }, '/age', '"age" is not a field of person_names'],
-        ['a computed attribute', 'person', { name: 'Ann', initial: 'A' }, '/initial', '"initial" is computed and cannot be written'],
+        [
+          'a body that is a list',
+          'person',
+          [{ name: 'Ann' }],
+          '',
+          'Unable to decode data: the body must be a JSON object of field values',
+        ],
+        [
+          'a body that is a string',
+          'person',
+          'Ann',
+          '',
+          'Unable to decode data: the body must be a JSON object of field values',
+        ],
+        [
+          'an id the collection generates',
+          'person',
+          { id: 5, name: 'Ann' },
+          '/id',
+          'person generates its ids: leave out "id"',
+        ],
+        [
+          'an id that is neither number nor string',
+          'people_with_ids',
+          { id: true },
+          '/id',
+          'an id of people_with_ids must be a number or a string',
+        ],
+        [
+          'an id that is no whole number',
+          'people_with_ids',
+          { id: 5.5 },
+          '/id',
+          '5.5 is not a valid id of people_with_ids: not a whole number in range',
+        ],
+        [
+          'an id not in canonical form',
+          'people_with_ids',
+          { id: '05' },
+          '/id',
+          '"05" is not a valid id of people_with_ids: not an integer written in its canonical form',
+        ],
+        [
+          'an id longer than the key holds',
+          'tag',
+          { name: 'far too long' },
+          '/name',
+          '"far too long" is not a valid id of tag: longer than the key column holds',
+        ],
+        [
+          'a field the model does not have',
+          'person',
+          { name: 'Ann', nope: 1 },
+          '/nope',
+          '"nope" is not a field of person',
+        ],
+        [
+          'a field the collection does not expose',
+          'person_names',
+          { name: 'Ann', age: 3 },
+          '/age',
+          '"age" is not a field of person_names',
+        ],
+        [
+          'a computed attribute',
+          'person',
+          { name: 'Ann', initial: 'A' },
+          '/initial',
+          '"initial" is computed and cannot be written',
+        ],
         ['null where the column refuses it', 'person', { name: null }, '/name', '"name" cannot be null'],
-        ['a value of the wrong type', 'person', { name: 'Ann', age: [1] }, '/age', 'age: [1] is not an integer (field "age")'],
-        ['a string longer than the column holds', 'person', { name: 'Annabel-Lee' }, '/name', '"name" holds at most 10 characters'],
-        ['a foreign key and its relationship together', 'article', { title: 'T', author_id: 1, author: { id: 1 } }, '/author', 'give "author_id" or "author", not both'],
+        [
+          'a value of the wrong type',
+          'person',
+          { name: 'Ann', age: [1] },
+          '/age',
+          'age: [1] is not an integer (field "age")',
+        ],
+        [
+          'a string longer than the column holds',
+          'person',
+          { name: 'Annabel-Lee' },
+          '/name',
+          '"name" holds at most 10 characters',
+        ],
+        [
+          'a foreign key and its relationship together',
+          'article',
+          { title: 'T', author_id: 1, author: { id: 1 } },
+          '/author',
+          'give "author_id" or "author", not both',
+        ],
       ];
       for (const [title, name, body, pointer, detail] of CASES) {
         it(title, () => {
-          expectError(() => decode('POST', `/api/${name}`, body), { status: 400, title: 'Bad Request', detail, source: { pointer } });
+          expectError(() => decode('POST', `/api/${name}`, body), {
+            status: 400,
+            title: 'Bad Request',
+            detail,
+            source: { pointer },
+          });
         });
       }
     });
@@ -109,7 +205,12 @@ describe('Format B decode: writes', () => {
     });
 
     it('refuses to change the id', () => {
-      for (const [id, shown] of [[8, '8'], ['07', '"07"'], [true, 'true'], [{ n: 7 }, '{"n":7}']] as const) {
+      for (const [id, shown] of [
+        [8, '8'],
+        ['07', '"07"'],
+        [true, 'true'],
+        [{ n: 7 }, '{"n":7}'],
+      ] as const) {
         expectError(() => decode('PATCH', '/api/person/7', { id }), {
           status: 400,
           detail: `"id" is 7 in the URL and cannot be changed to ${shown}`,
@@ -130,7 +231,11 @@ describe('Format B decode: writes', () => {
   describe('bulk PATCH or PUT of a collection', () => {
     it('sets the values on every object without q', () => {
       for (const method of ['PATCH', 'PUT']) {
-        expect(decode(method, '/api/person', { age: 1 }), method).to.deep.equal({ kind: 'update-many', collection: person, values: { age: 1 } });
+        expect(decode(method, '/api/person', { age: 1 }), method).to.deep.equal({
+          kind: 'update-many',
+          collection: person,
+          values: { age: 1 },
+        });
       }
     });
 
@@ -164,7 +269,15 @@ describe('Format B decode: writes', () => {
     });
 
     it('takes q in the query string, the earlier form', () => {
-      const search = encodeURIComponent(JSON.stringify({ filters: [{ name: 'name', op: 'eq', val: 'Ann' }, { name: 'name', op: 'eq', val: 'Bob' }], disjunction: true }));
+      const search = encodeURIComponent(
+        JSON.stringify({
+          filters: [
+            { name: 'name', op: 'eq', val: 'Ann' },
+            { name: 'name', op: 'eq', val: 'Bob' },
+          ],
+          disjunction: true,
+        }),
+      );
       expect(decode('PUT', `/api/person?q=${search}`, { age: 1 })).to.deep.equal({
         kind: 'update-many',
         collection: person,
@@ -192,7 +305,11 @@ describe('Format B decode: writes', () => {
         detail: 'q: unknown member "order_by" (expected filters, disjunction)',
         source: { parameter: 'q' },
       });
-      expectError(() => decode('PATCH', '/api/person', { age: 1, q: [] }), { status: 400, detail: 'q must be a JSON object', source: { pointer: '/q' } });
+      expectError(() => decode('PATCH', '/api/person', { age: 1, q: [] }), {
+        status: 400,
+        detail: 'q must be a JSON object',
+        source: { pointer: '/q' },
+      });
     });
 
     it('sets field values only: no relationships, no key', () => {
@@ -246,11 +363,16 @@ describe('Format B decode: writes', () => {
         detail: 'locked_article does not allow removing from tags',
       });
       // A to-one relation of the same collection may still be unset.
-      expect(decode('DELETE', '/api/locked_article/3/author/7')).to.deep.include({ change: { mode: 'unlink', id: '7' } });
+      expect(decode('DELETE', '/api/locked_article/3/author/7')).to.deep.include({
+        change: { mode: 'unlink', id: '7' },
+      });
     });
 
     it('of a relation that does not exist is 404', () => {
-      expectError(() => decode('DELETE', '/api/person/7/nope/1'), { status: 404, detail: 'person has no relationship "nope"' });
+      expectError(() => decode('DELETE', '/api/person/7/nope/1'), {
+        status: 404,
+        detail: 'person has no relationship "nope"',
+      });
     });
   });
 
@@ -263,7 +385,11 @@ describe('Format B decode: writes', () => {
       ['PATCH', '/api/person/7/articles/9'],
     ] as const) {
       it(`${method} ${target} is 405`, () => {
-        expectError(() => decode(method, target, {}), { status: 405, title: 'Method Not Allowed', detail: `${method} is not allowed on this path` });
+        expectError(() => decode(method, target, {}), {
+          status: 405,
+          title: 'Method Not Allowed',
+          detail: `${method} is not allowed on this path`,
+        });
       });
     }
   });

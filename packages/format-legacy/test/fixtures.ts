@@ -15,7 +15,10 @@ export const registry = new Registry([
   { model: comment },
   { model: tag },
   { model: person, options: { name: 'people_with_ids', allow_client_generated_ids: true } },
-  { model: article, options: { name: 'locked_article', allow_to_many_replacement: false, allow_to_many_removal: false } },
+  {
+    model: article,
+    options: { name: 'locked_article', allow_to_many_replacement: false, allow_to_many_removal: false },
+  },
   { model: person, options: { name: 'person_names', only: ['name'] } },
 ]);
 

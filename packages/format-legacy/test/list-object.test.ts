@@ -16,10 +16,25 @@ describe('Format B list objects', () => {
     });
 
     it('counts within the window of limit and offset', () => {
-      expect(pageCounts({ ...page(1, 5), window: { offset: 2, limit: 7 } }, 35, 5)).to.deep.equal({ results: 7, pages: 2, page: 1, size: 5 });
+      expect(pageCounts({ ...page(1, 5), window: { offset: 2, limit: 7 } }, 35, 5)).to.deep.equal({
+        results: 7,
+        pages: 2,
+        page: 1,
+        size: 5,
+      });
       // The window runs past the end of the rows.
-      expect(pageCounts({ ...page(1, 5), window: { offset: 30, limit: 10 } }, 35, 5)).to.deep.equal({ results: 5, pages: 1, page: 1, size: 5 });
-      expect(pageCounts({ ...page(1, 5), window: { offset: 40 } }, 35, 0)).to.deep.equal({ results: 0, pages: 0, page: 1, size: 5 });
+      expect(pageCounts({ ...page(1, 5), window: { offset: 30, limit: 10 } }, 35, 5)).to.deep.equal({
+        results: 5,
+        pages: 1,
+        page: 1,
+        size: 5,
+      });
+      expect(pageCounts({ ...page(1, 5), window: { offset: 40 } }, 35, 0)).to.deep.equal({
+        results: 0,
+        pages: 0,
+        page: 1,
+        size: 5,
+      });
     });
 
     it('without a total, counts the rows seen so far', () => {
@@ -39,7 +54,12 @@ describe('Format B list objects', () => {
     });
 
     it('is an object even when empty, never a bare list', () => {
-      expect(listObject([], { results: 0, pages: 0, page: 1, size: 10 })).to.deep.equal({ num_results: 0, total_pages: 0, page: 1, objects: [] });
+      expect(listObject([], { results: 0, pages: 0, page: 1, size: 10 })).to.deep.equal({
+        num_results: 0,
+        total_pages: 0,
+        page: 1,
+        objects: [],
+      });
     });
   });
 
@@ -71,7 +91,8 @@ describe('Format B list objects', () => {
     it('percent-encodes commas and what a URI does not allow, so the header splits at its own commas', () => {
       const url = new URL(`http://example.com/api/a|b?q={"filters":[{"name":"a","op":"in","val":[1,2]}]}`);
       const header = linkHeader(url, { results: 1, pages: 1, page: 1, size: 10 });
-      const q = '%7B%22filters%22%3A%5B%7B%22name%22%3A%22a%22%2C%22op%22%3A%22in%22%2C%22val%22%3A%5B1%2C2%5D%7D%5D%7D';
+      const q =
+        '%7B%22filters%22%3A%5B%7B%22name%22%3A%22a%22%2C%22op%22%3A%22in%22%2C%22val%22%3A%5B1%2C2%5D%7D%5D%7D';
       expect(header).to.equal(
         `<http://example.com/api/a%7Cb?q=${q}&page=1&results_per_page=10>; rel="first", <http://example.com/api/a%7Cb?q=${q}&page=1&results_per_page=10>; rel="last"`,
       );

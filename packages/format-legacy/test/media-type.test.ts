@@ -15,14 +15,19 @@ describe('Format B negotiation', () => {
   it('takes POST, PATCH and PUT with Content-Type application/json, parameters and case aside', () => {
     for (const method of ['POST', 'PATCH', 'PUT']) {
       for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON']) {
-        expect(() => format.negotiate(request(method, '/api/person', { headers: { 'content-type': type }, body: {} })), `${method} ${type}`).not.to.throw();
+        expect(
+          () => format.negotiate(request(method, '/api/person', { headers: { 'content-type': type }, body: {} })),
+          `${method} ${type}`,
+        ).not.to.throw();
       }
     }
   });
 
   it('does not check Accept, nor the Content-Type of other methods', () => {
     expect(() => format.negotiate(request('GET', '/api/person', { headers: { accept: 'text/html' } }))).not.to.throw();
-    expect(() => format.negotiate(request('DELETE', '/api/person/1', { headers: { 'content-type': 'text/plain' } }))).not.to.throw();
+    expect(() =>
+      format.negotiate(request('DELETE', '/api/person/1', { headers: { 'content-type': 'text/plain' } })),
+    ).not.to.throw();
     expect(() => format.negotiate(request('DELETE', '/api/person/1'))).not.to.throw();
   });
 
@@ -39,14 +44,26 @@ describe('Format B negotiation', () => {
   });
 
   it('answers 415 to another Content-Type, JSON:API included', () => {
-    expectError(() => format.negotiate(request('PUT', '/api/person/1', { headers: { 'content-type': 'text/plain; charset=utf-8' }, body: {} })), {
-      status: 415,
-      detail: 'Content-Type must be application/json, not text/plain',
-    });
-    expectError(() => checkContentType(request('POST', '/api/person', { headers: { 'content-type': 'application/vnd.api+json' }, body: {} })), {
-      status: 415,
-      detail: 'Content-Type must be application/json, not application/vnd.api+json',
-    });
+    expectError(
+      () =>
+        format.negotiate(
+          request('PUT', '/api/person/1', { headers: { 'content-type': 'text/plain; charset=utf-8' }, body: {} }),
+        ),
+      {
+        status: 415,
+        detail: 'Content-Type must be application/json, not text/plain',
+      },
+    );
+    expectError(
+      () =>
+        checkContentType(
+          request('POST', '/api/person', { headers: { 'content-type': 'application/vnd.api+json' }, body: {} }),
+        ),
+      {
+        status: 415,
+        detail: 'Content-Type must be application/json, not application/vnd.api+json',
+      },
+    );
   });
 
   it('answers per kind of path, PUT wherever PATCH is', () => {

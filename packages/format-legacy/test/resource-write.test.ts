@@ -13,53 +13,88 @@ function write(method: 'POST' | 'PATCH', target: string, body: unknown): Resourc
   if (op.kind !== 'create' && op.kind !== 'update') expect.fail(`a ${op.kind}`);
   return op.write;
 }
-const relationships = (method: 'POST' | 'PATCH', target: string, body: unknown): Record<string, RelationshipWrite> => write(method, target, body).relationships;
+const relationships = (method: 'POST' | 'PATCH', target: string, body: unknown): Record<string, RelationshipWrite> =>
+  write(method, target, body).relationships;
 const fails = (method: 'POST' | 'PATCH', target: string, body: unknown) => () => write(method, target, body);
 
 const existing = (id: string): RelatedRef => ({ kind: 'existing', id });
-const created = (values: Record<string, unknown>, rels: Record<string, RelationshipWrite> = {}): RelatedRef => ({ kind: 'new', write: { values, relationships: rels } });
+const created = (values: Record<string, unknown>, rels: Record<string, RelationshipWrite> = {}): RelatedRef => ({
+  kind: 'new',
+  write: { values, relationships: rels },
+});
 
 describe('Format B relationship operations in a body', () => {
   describe('a to-many relation', () => {
     it('is replaced by a list of existing ({id}) and new instances', () => {
-      expect(relationships('PATCH', '/api/person/7', { articles: [{ id: 1 }, { id: '2' }, { title: 'New' }] })).to.deep.equal({
+      expect(
+        relationships('PATCH', '/api/person/7', { articles: [{ id: 1 }, { id: '2' }, { title: 'New' }] }),
+      ).to.deep.equal({
         articles: { mode: 'replace', targets: [existing('1'), existing('2'), created({ title: 'New' })] },
       });
     });
 
     it('updates the existing instances of a replacement that carry fields', () => {
       expect(relationships('PATCH', '/api/person/7', { articles: [{ id: 1, title: 'Renamed' }] })).to.deep.equal({
-        articles: { mode: 'replace', targets: [{ kind: 'existing', id: '1', write: { values: { title: 'Renamed' }, relationships: {} } }] },
+        articles: {
+          mode: 'replace',
+          targets: [{ kind: 'existing', id: '1', write: { values: { title: 'Renamed' }, relationships: {} } }],
+        },
       });
     });
 
     it('is emptied by an empty list', () => {
-      expect(relationships('PATCH', '/api/person/7', { articles: [] })).to.deep.equal({ articles: { mode: 'replace', targets: [] } });
+      expect(relationships('PATCH', '/api/person/7', { articles: [] })).to.deep.equal({
+        articles: { mode: 'replace', targets: [] },
+      });
     });
 
     it('grows with add, by existing and new instances', () => {
-      expect(relationships('PATCH', '/api/person/7', { articles: { add: [{ id: 1 }, { title: 'New' }] } })).to.deep.equal({
+      expect(
+        relationships('PATCH', '/api/person/7', { articles: { add: [{ id: 1 }, { title: 'New' }] } }),
+      ).to.deep.equal({
         articles: { mode: 'add', targets: [existing('1'), created({ title: 'New' })] },
       });
       // One instance needs no list.
-      expect(relationships('PATCH', '/api/person/7', { articles: { add: { id: 1 } } })).to.deep.equal({ articles: { mode: 'add', targets: [existing('1')] } });
+      expect(relationships('PATCH', '/api/person/7', { articles: { add: { id: 1 } } })).to.deep.equal({
+        articles: { mode: 'add', targets: [existing('1')] },
+      });
     });
 
     it('shrinks with remove, deleting the instances marked __delete__', () => {
-      expect(relationships('PATCH', '/api/person/7', { articles: { remove: [{ id: 1 }, { id: 2, __delete__: true }, { id: 3, __delete__: false }] } })).to.deep.equal({
-        articles: { mode: 'remove', targets: [existing('1'), { kind: 'existing', id: '2', delete: true }, existing('3')] },
+      expect(
+        relationships('PATCH', '/api/person/7', {
+          articles: { remove: [{ id: 1 }, { id: 2, __delete__: true }, { id: 3, __delete__: false }] },
+        }),
+      ).to.deep.equal({
+        articles: {
+          mode: 'remove',
+          targets: [existing('1'), { kind: 'existing', id: '2', delete: true }, existing('3')],
+        },
       });
     });
 
     it('names related instances by the key of their own model', () => {
-      expect(relationships('PATCH', '/api/article/3', { tags: [{ name: 'go' }, { name: 'new', color: 'red' }] })).to.deep.equal({
-        tags: { mode: 'replace', targets: [existing('go'), { kind: 'existing', id: 'new', write: { values: { color: 'red' }, relationships: {} } }] },
+      expect(
+        relationships('PATCH', '/api/article/3', { tags: [{ name: 'go' }, { name: 'new', color: 'red' }] }),
+      ).to.deep.equal({
+        tags: {
+          mode: 'replace',
+          targets: [
+            existing('go'),
+            { kind: 'existing', id: 'new', write: { values: { color: 'red' }, relationships: {} } },
+          ],
+        },
       });
     });
 
     it('takes new instances with relations of their own, in a create too', () => {
-      expect(relationships('POST', '/api/person', { name: 'Ann', articles: [{ title: 'T', tags: [{ name: 'go' }] }] })).to.deep.equal({
-        articles: { mode: 'replace', targets: [created({ title: 'T' }, { tags: { mode: 'replace', targets: [existing('go')] } })] },
+      expect(
+        relationships('POST', '/api/person', { name: 'Ann', articles: [{ title: 'T', tags: [{ name: 'go' }] }] }),
+      ).to.deep.equal({
+        articles: {
+          mode: 'replace',
+          targets: [created({ title: 'T' }, { tags: { mode: 'replace', targets: [existing('go')] } })],
+        },
       });
     });
   });
@@ -79,17 +114,28 @@ describe('Format B relationship operations in a body', () => {
     });
 
     it('is unset by null, whatever it holds', () => {
-      expect(relationships('PATCH', '/api/article/3', { author: null })).to.deep.equal({ author: { mode: 'set', target: null } });
+      expect(relationships('PATCH', '/api/article/3', { author: null })).to.deep.equal({
+        author: { mode: 'set', target: null },
+      });
     });
 
     it('unlinks the instance remove names by its key, which the executor checks is the related one', () => {
       const unlink = (id: string) => ({ author: { mode: 'unlink', id } });
       expect(relationships('PATCH', '/api/article/3', { author: { remove: { id: 7 } } })).to.deep.equal(unlink('7'));
-      expect(relationships('PATCH', '/api/article/3', { author: { remove: { id: '99' } } })).to.deep.equal(unlink('99'));
-      expect(relationships('PATCH', '/api/article/3', { author: { remove: [{ id: 99 }] } })).to.deep.equal(unlink('99'));
+      expect(relationships('PATCH', '/api/article/3', { author: { remove: { id: '99' } } })).to.deep.equal(
+        unlink('99'),
+      );
+      expect(relationships('PATCH', '/api/article/3', { author: { remove: [{ id: 99 }] } })).to.deep.equal(
+        unlink('99'),
+      );
       // In a nested instance too.
-      expect(relationships('PATCH', '/api/person/7', { articles: { add: [{ id: 1, author: { remove: { id: 7 } } }] } })).to.deep.equal({
-        articles: { mode: 'add', targets: [{ kind: 'existing', id: '1', write: { values: {}, relationships: unlink('7') } }] },
+      expect(
+        relationships('PATCH', '/api/person/7', { articles: { add: [{ id: 1, author: { remove: { id: 7 } } }] } }),
+      ).to.deep.equal({
+        articles: {
+          mode: 'add',
+          targets: [{ kind: 'existing', id: '1', write: { values: {}, relationships: unlink('7') } }],
+        },
       });
     });
   });
@@ -183,14 +229,16 @@ describe('Format B relationship operations in a body', () => {
         target: '/api/article/3',
         body: { author: { remove: { id: 'not-a-key' } } },
         pointer: '/author/remove/id',
-        detail: '"not-a-key" is not a valid id of person: not an integer written in its canonical form (at /author/remove/id)',
+        detail:
+          '"not-a-key" is not a valid id of person: not an integer written in its canonical form (at /author/remove/id)',
       },
       {
         name: 'a to-one remove naming a key in a non-canonical form',
         target: '/api/article/3',
         body: { author: { remove: [{ id: '07' }] } },
         pointer: '/author/remove/0/id',
-        detail: '"07" is not a valid id of person: not an integer written in its canonical form (at /author/remove/0/id)',
+        detail:
+          '"07" is not a valid id of person: not an integer written in its canonical form (at /author/remove/0/id)',
       },
       {
         name: 'a to-one remove of an id that is neither a number nor a string',
@@ -225,14 +273,16 @@ describe('Format B relationship operations in a body', () => {
         target: '/api/article/3',
         body: { author: { remove: [{ id: 7 }, { id: 8 }] } },
         pointer: '/author/remove',
-        detail: 'author is a to-one relationship: {"remove": …} names the one related person, as {"id": …} (at /author/remove)',
+        detail:
+          'author is a to-one relationship: {"remove": …} names the one related person, as {"id": …} (at /author/remove)',
       },
       {
         name: 'a to-one remove of an empty list',
         target: '/api/article/3',
         body: { author: { remove: [] } },
         pointer: '/author/remove',
-        detail: 'author is a to-one relationship: {"remove": …} names the one related person, as {"id": …} (at /author/remove)',
+        detail:
+          'author is a to-one relationship: {"remove": …} names the one related person, as {"id": …} (at /author/remove)',
       },
       {
         name: 'a to-one remove inside a list',
@@ -274,16 +324,33 @@ describe('Format B relationship operations in a body', () => {
     ];
     for (const c of CASES) {
       it(c.name, () => {
-        expectError(fails('PATCH', c.target ?? '/api/person/7', c.body), { status: 400, title: 'Bad Request', detail: c.detail, source: { pointer: c.pointer } });
+        expectError(fails('PATCH', c.target ?? '/api/person/7', c.body), {
+          status: 400,
+          title: 'Bad Request',
+          detail: c.detail,
+          source: { pointer: c.pointer },
+        });
       });
     }
 
     it('nests up to the include depth', () => {
-      const rels = relationships('PATCH', '/api/person/7', { articles: [{ title: 'T', author: { name: 'A', articles: [{ id: 1 }] } }] });
+      const rels = relationships('PATCH', '/api/person/7', {
+        articles: [{ title: 'T', author: { name: 'A', articles: [{ id: 1 }] } }],
+      });
       expect(rels).to.deep.equal({
         articles: {
           mode: 'replace',
-          targets: [created({ title: 'T' }, { author: { mode: 'set', target: created({ name: 'A' }, { articles: { mode: 'replace', targets: [existing('1')] } }) } })],
+          targets: [
+            created(
+              { title: 'T' },
+              {
+                author: {
+                  mode: 'set',
+                  target: created({ name: 'A' }, { articles: { mode: 'replace', targets: [existing('1')] } }),
+                },
+              },
+            ),
+          ],
         },
       });
     });
@@ -300,8 +367,12 @@ describe('Format B relationship operations in a body', () => {
         status: 403,
         detail: 'locked_article does not allow removing from tags',
       });
-      expect(relationships('PATCH', '/api/locked_article/3', { tags: { add: [{ name: 'go' }] } })).to.deep.equal({ tags: { mode: 'add', targets: [existing('go')] } });
-      expect(relationships('POST', '/api/locked_article', { title: 'T', tags: [{ name: 'go' }] })).to.deep.equal({ tags: { mode: 'replace', targets: [existing('go')] } });
+      expect(relationships('PATCH', '/api/locked_article/3', { tags: { add: [{ name: 'go' }] } })).to.deep.equal({
+        tags: { mode: 'add', targets: [existing('go')] },
+      });
+      expect(relationships('POST', '/api/locked_article', { title: 'T', tags: [{ name: 'go' }] })).to.deep.equal({
+        tags: { mode: 'replace', targets: [existing('go')] },
+      });
     });
   });
 });

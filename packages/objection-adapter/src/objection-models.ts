@@ -1,4 +1,12 @@
-import { defineModel, type ColumnSchema, type ColumnType, type JoinPath, type ModelSchema, type RelationshipSchema, type VirtualAttribute } from '@colapi/schema';
+import {
+  defineModel,
+  type ColumnSchema,
+  type ColumnType,
+  type JoinPath,
+  type ModelSchema,
+  type RelationshipSchema,
+  type VirtualAttribute,
+} from '@colapi/schema';
 import type { Knex } from 'knex';
 import { Model } from 'objection';
 import { typeFromDatabase, typeFromJsonSchema } from './column-types.js';
@@ -16,7 +24,11 @@ export interface ObjectionAdapterOptions {
 interface RawMapping {
   relation: unknown;
   modelClass: unknown;
-  join: { from: string | string[]; to: string | string[]; through?: { from: string | string[]; to: string | string[] } };
+  join: {
+    from: string | string[];
+    to: string | string[];
+    through?: { from: string | string[]; to: string | string[] };
+  };
 }
 
 function single(ref: string | string[], where: string): { table: string; column: string } {
@@ -29,7 +41,12 @@ function single(ref: string | string[], where: string): { table: string; column:
   return { table: ref.slice(0, at), column: ref.slice(at + 1) };
 }
 
-function joinPath(owner: ObjectionModelClass, name: string, mapping: RawMapping, kind: 'belongs-to' | 'has' | 'through'): JoinPath {
+function joinPath(
+  owner: ObjectionModelClass,
+  name: string,
+  mapping: RawMapping,
+  kind: 'belongs-to' | 'has' | 'through',
+): JoinPath {
   const where = `${owner.name}.${name}`;
   let from = single(mapping.join.from, where);
   let to = single(mapping.join.to, where);
@@ -39,7 +56,8 @@ function joinPath(owner: ObjectionModelClass, name: string, mapping: RawMapping,
   const t = mapping.join.through!;
   let tFrom = single(t.from, where);
   let tTo = single(t.to, where);
-  if (mapping.join.from !== undefined && single(mapping.join.from, where).table !== owner.tableName) [tFrom, tTo] = [tTo, tFrom];
+  if (mapping.join.from !== undefined && single(mapping.join.from, where).table !== owner.tableName)
+    [tFrom, tTo] = [tTo, tFrom];
   return {
     kind: 'through',
     ownColumn: from.column,
@@ -50,9 +68,10 @@ function joinPath(owner: ObjectionModelClass, name: string, mapping: RawMapping,
 
 function relationships(modelClass: ObjectionModelClass): RelationshipSchema[] {
   const raw = (modelClass as unknown as { relationMappings?: unknown }).relationMappings;
-  const mappings = (typeof raw === 'function' ? raw.call(modelClass) : raw ?? {}) as Record<string, RawMapping>;
+  const mappings = (typeof raw === 'function' ? raw.call(modelClass) : (raw ?? {})) as Record<string, RawMapping>;
   return Object.entries(mappings).map(([name, m]) => {
-    if (typeof m.modelClass !== 'function') throw new Error(`${modelClass.name}.${name}: modelClass must be a class, not a path`);
+    if (typeof m.modelClass !== 'function')
+      throw new Error(`${modelClass.name}.${name}: modelClass must be a class, not a path`);
     const target = m.modelClass as ObjectionModelClass;
     const r = m.relation;
     let cardinality: 'one' | 'many';
@@ -70,20 +89,36 @@ function relationships(modelClass: ObjectionModelClass): RelationshipSchema[] {
 async function columns(modelClass: ObjectionModelClass, options: ObjectionAdapterOptions): Promise<ColumnSchema[]> {
   const key = keyColumn(modelClass);
   const overrides = options.types?.[modelClass.tableName] ?? {};
-  const schema = modelClass.jsonSchema as { properties?: Record<string, { type?: string | string[]; format?: string; maxLength?: number }>; required?: string[] } | undefined;
+  const schema = modelClass.jsonSchema as
+    | {
+        properties?: Record<string, { type?: string | string[]; format?: string; maxLength?: number }>;
+        required?: string[];
+      }
+    | undefined;
   let out: ColumnSchema[];
   if (schema?.properties) {
     const required = new Set(schema.required ?? []);
     out = Object.entries(schema.properties).map(([name, p]) => {
       const { type, nullable } = typeFromJsonSchema(p);
-      return { name, type, nullable: nullable && !required.has(name), ...(type === 'string' && typeof p.maxLength === 'number' ? { maxLength: p.maxLength } : {}) };
+      return {
+        name,
+        type,
+        nullable: nullable && !required.has(name),
+        ...(type === 'string' && typeof p.maxLength === 'number' ? { maxLength: p.maxLength } : {}),
+      };
     });
   } else if (options.knex) {
-    const info = (await options.knex(modelClass.tableName).columnInfo()) as unknown as Record<string, { type: string; nullable: boolean }>;
+    const info = (await options.knex(modelClass.tableName).columnInfo()) as unknown as Record<
+      string,
+      { type: string; nullable: boolean }
+    >;
     out = Object.entries(info).map(([name, c]) => ({ name, type: typeFromDatabase(c.type), nullable: c.nullable }));
-    if (out.length === 0) throw new Error(`${modelClass.name}: table ${modelClass.tableName} has no columns or does not exist`);
+    if (out.length === 0)
+      throw new Error(`${modelClass.name}: table ${modelClass.tableName} has no columns or does not exist`);
   } else {
-    throw new Error(`${modelClass.name}: give it a jsonSchema, or pass knex so its columns can be read from the database`);
+    throw new Error(
+      `${modelClass.name}: give it a jsonSchema, or pass knex so its columns can be read from the database`,
+    );
   }
   if (!out.some((c) => c.name === key)) out.unshift({ name: key, type: 'integer', nullable: false });
   return out.map((c) => ({
@@ -108,7 +143,10 @@ function virtualAttributes(modelClass: ObjectionModelClass): VirtualAttribute[] 
     name,
     compute(row) {
       // The model's own getter (or method) computes it from an instance made of the row.
-      const instance = modelClass.fromDatabaseJson(row as Record<string, unknown>) as unknown as Record<string, unknown>;
+      const instance = modelClass.fromDatabaseJson(row as Record<string, unknown>) as unknown as Record<
+        string,
+        unknown
+      >;
       const value = instance[name];
       return typeof value === 'function' ? (value as () => unknown).call(instance) : value;
     },
@@ -116,7 +154,10 @@ function virtualAttributes(modelClass: ObjectionModelClass): VirtualAttribute[] 
 }
 
 /** The ModelSchema of one Objection model class. */
-export async function modelFromObjection(modelClass: ObjectionModelClass, options: ObjectionAdapterOptions = {}): Promise<ModelSchema> {
+export async function modelFromObjection(
+  modelClass: ObjectionModelClass,
+  options: ObjectionAdapterOptions = {},
+): Promise<ModelSchema> {
   return defineModel({
     name: modelClass.name,
     table: modelClass.tableName,
@@ -128,7 +169,10 @@ export async function modelFromObjection(modelClass: ObjectionModelClass, option
 }
 
 /** ModelSchemas of several Objection model classes, keyed by class name. */
-export async function modelsFromObjection(classes: readonly ObjectionModelClass[], options: ObjectionAdapterOptions = {}): Promise<Map<string, ModelSchema>> {
+export async function modelsFromObjection(
+  classes: readonly ObjectionModelClass[],
+  options: ObjectionAdapterOptions = {},
+): Promise<Map<string, ModelSchema>> {
   const out = new Map<string, ModelSchema>();
   for (const c of classes) out.set(c.name, await modelFromObjection(c, options));
   return out;

@@ -20,13 +20,26 @@ export interface FilterSchemaOptions {
  * The filter object of a collection: unary, binary with a value or a field, a relation filter nesting the
  * target's own filter object, and `and`/`or` lists. Names are restricted to the collection's columns.
  */
-export function filterSchema(collection: CollectionSchema, ctx: DescriptionContext, options: FilterSchemaOptions): JsonSchema {
+export function filterSchema(
+  collection: CollectionSchema,
+  ctx: DescriptionContext,
+  options: FilterSchemaOptions,
+): JsonSchema {
   const name = componentName(options.prefix, collection.name, 'filter');
   return ctx.schema(name, () => {
     const columns = [...collection.columns.keys()];
     const own: JsonSchema = { enum: columns };
     const fieldName: JsonSchema = options.relationSeparator
-      ? { anyOf: [own, { type: 'string', pattern: `^\\w+${options.relationSeparator}\\w+`, description: `A field of a related model: relation${options.relationSeparator}field.` }] }
+      ? {
+          anyOf: [
+            own,
+            {
+              type: 'string',
+              pattern: `^\\w+${options.relationSeparator}\\w+`,
+              description: `A field of a related model: relation${options.relationSeparator}field.`,
+            },
+          ],
+        }
       : own;
     const self = filterSchema(collection, ctx, options);
     const branches: JsonSchema[] = [
@@ -44,7 +57,7 @@ export function filterSchema(collection: CollectionSchema, ctx: DescriptionConte
         properties: {
           name: fieldName,
           op: { enum: spellings(options.operators, 'binary') },
-          val: { description: 'A value of the field\'s type; a list for in and not_in; a pattern for like.' },
+          val: { description: "A value of the field's type; a list for in and not_in; a pattern for like." },
         },
         additionalProperties: false,
       },
@@ -64,9 +77,16 @@ export function filterSchema(collection: CollectionSchema, ctx: DescriptionConte
         type: 'object',
         required: ['name', 'op', 'val'],
         properties: {
-          name: { type: 'string', pattern: `^\\w+${sep}\\w+`, description: `relation${sep}field, with has for a to-one relation and any for a to-many one.` },
+          name: {
+            type: 'string',
+            pattern: `^\\w+${sep}\\w+`,
+            description: `relation${sep}field, with has for a to-one relation and any for a to-many one.`,
+          },
           op: { enum: relationOps },
-          val: { description: 'The value the field of the related instance (has) or of any related instance (any) equals; null: the field is null.' },
+          val: {
+            description:
+              'The value the field of the related instance (has) or of any related instance (any) equals; null: the field is null.',
+          },
         },
         additionalProperties: false,
       });
@@ -86,8 +106,20 @@ export function filterSchema(collection: CollectionSchema, ctx: DescriptionConte
       });
     }
     branches.push(
-      { title: 'or', type: 'object', required: ['or'], properties: { or: { type: 'array', items: self } }, additionalProperties: false },
-      { title: 'and', type: 'object', required: ['and'], properties: { and: { type: 'array', items: self } }, additionalProperties: false },
+      {
+        title: 'or',
+        type: 'object',
+        required: ['or'],
+        properties: { or: { type: 'array', items: self } },
+        additionalProperties: false,
+      },
+      {
+        title: 'and',
+        type: 'object',
+        required: ['and'],
+        properties: { and: { type: 'array', items: self } },
+        additionalProperties: false,
+      },
     );
     return { description: `A filter object of ${collection.name}.`, anyOf: branches };
   });

@@ -12,7 +12,12 @@ const BY_TYPE: Readonly<Record<ColumnType, JsonSchema>> = Object.freeze({
   boolean: { type: 'boolean' },
   date: { type: 'string', format: 'date', examples: ['2024-05-31'] },
   time: { type: 'string', pattern: `^${TIME}$`, examples: ['21:30:00'] },
-  datetime: { type: 'string', pattern: `^\\d{4}-\\d{2}-\\d{2}T${TIME}$`, description: 'A timestamp without time zone.', examples: ['2024-05-31T21:30:00'] },
+  datetime: {
+    type: 'string',
+    pattern: `^\\d{4}-\\d{2}-\\d{2}T${TIME}$`,
+    description: 'A timestamp without time zone.',
+    examples: ['2024-05-31T21:30:00'],
+  },
   interval: { type: 'integer', description: 'A duration in whole seconds.' },
   inet: { type: 'string', description: 'A network address, optionally with a prefix length (10.0.0.0/8).' },
   json: {},
@@ -34,8 +39,15 @@ export const NOW_VALUES = ['CURRENT_TIMESTAMP', 'CURRENT_DATE', 'LOCALTIMESTAMP'
  */
 export function inputSchema(column: ColumnSchema): JsonSchema {
   // A JSON column is written as text (numbers and booleans become their text); the server refuses objects.
-  const base = column.type === 'json' ? { type: column.nullable ? ['string', 'number', 'boolean', 'null'] : ['string', 'number', 'boolean'], description: 'JSON text.' } : columnSchema(column);
-  const out = column.type === 'string' && column.maxLength !== undefined ? { ...base, maxLength: column.maxLength } : base;
+  const base =
+    column.type === 'json'
+      ? {
+          type: column.nullable ? ['string', 'number', 'boolean', 'null'] : ['string', 'number', 'boolean'],
+          description: 'JSON text.',
+        }
+      : columnSchema(column);
+  const out =
+    column.type === 'string' && column.maxLength !== undefined ? { ...base, maxLength: column.maxLength } : base;
   if (column.type === 'date' || column.type === 'time' || column.type === 'datetime') {
     return { anyOf: [out, { enum: [...NOW_VALUES], description: 'Set by the database to its current value.' }] };
   }

@@ -62,7 +62,10 @@ export function openApiDocument(registry: Registry, options: OpenApiOptions): Op
       description: [options.description, format.openApi.summary].filter(Boolean).join('\n\n'),
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl.replace(/\/$/, '') }] } : {}),
-    tags: collections.map((c) => ({ name: c.name, description: `The ${c.name} collection (model ${c.model.name}, table ${c.model.table}).` })),
+    tags: collections.map((c) => ({
+      name: c.name,
+      description: `The ${c.name} collection (model ${c.model.name}, table ${c.model.table}).`,
+    })),
     paths,
     components: { schemas: schemas.sorted() },
     // For tools that build requests (the browsable API): the deployment in a compact form.
@@ -79,7 +82,11 @@ export function openApiDocument(registry: Registry, options: OpenApiOptions): Op
         functions: c.allowFunctions,
         fields: [...c.columns.values()].map((col) => ({ name: col.name, type: col.type, nullable: col.nullable })),
         virtual: [...c.virtualAttributes.keys()],
-        relationships: [...c.relationships.values()].map((r) => ({ name: r.name, cardinality: r.cardinality, target: registry.target(r).name })),
+        relationships: [...c.relationships.values()].map((r) => ({
+          name: r.name,
+          cardinality: r.cardinality,
+          target: registry.target(r).name,
+        })),
       })),
     },
   };

@@ -7,16 +7,33 @@ export function query(name: string, description: string, schema: JsonSchema, ext
 
 /** A query parameter whose value is JSON text (`filter[objects]`, `q`): described by its parsed schema. */
 export function jsonQuery(name: string, description: string, schema: JsonSchema, example?: unknown): OpenApiObject {
-  return { name, in: 'query', description, content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } } };
+  return {
+    name,
+    in: 'query',
+    description,
+    content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
+  };
 }
 
 export function pathParameters(route: RouteEntry): OpenApiObject[] {
   const out: OpenApiObject[] = [];
   if (route.kind !== 'collection' && route.kind !== 'evaluate') {
-    out.push({ name: 'id', in: 'path', required: true, description: `The id of a resource of ${route.collection.name}.`, schema: { type: 'string' } });
+    out.push({
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: `The id of a resource of ${route.collection.name}.`,
+      schema: { type: 'string' },
+    });
   }
   if (route.kind === 'related-item') {
-    out.push({ name: 'related_id', in: 'path', required: true, description: `The id of one of its ${route.relationship!.name}.`, schema: { type: 'string' } });
+    out.push({
+      name: 'related_id',
+      in: 'path',
+      required: true,
+      description: `The id of one of its ${route.relationship!.name}.`,
+      schema: { type: 'string' },
+    });
   }
   return out;
 }
@@ -25,7 +42,8 @@ export function pathParameters(route: RouteEntry): OpenApiObject[] {
 export const readFromParameter: OpenApiObject = {
   name: 'Colapi-Read-From',
   in: 'header',
-  description: 'Where read replicas serve reads: primary reads from the primary, to see a write of your own at once; any (the default) lets a replica answer. Another value is 400.',
+  description:
+    'Where read replicas serve reads: primary reads from the primary, to see a write of your own at once; any (the default) lets a replica answer. Another value is 400.',
   schema: { type: 'string', enum: ['primary', 'any'] },
 };
 
@@ -37,14 +55,23 @@ export const JSONP_MEDIA_TYPE = 'application/javascript';
  * generator documents the JSONP answer of every operation that takes it.
  */
 export function callbackParameter(argument: string): OpenApiObject {
-  return query('callback', `JSONP: the answer becomes /**/callback(argument); with status 200, served as ${JSONP_MEDIA_TYPE}. ${argument}`, {
-    type: 'string',
-    pattern: '^[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*$',
-  });
+  return query(
+    'callback',
+    `JSONP: the answer becomes /**/callback(argument); with status 200, served as ${JSONP_MEDIA_TYPE}. ${argument}`,
+    {
+      type: 'string',
+      pattern: '^[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*$',
+    },
+  );
 }
 
 /** A response with a JSON body. */
-export function jsonResponse(description: string, mediaType: string, schema: JsonSchema, headers?: OpenApiObject): OpenApiObject {
+export function jsonResponse(
+  description: string,
+  mediaType: string,
+  schema: JsonSchema,
+  headers?: OpenApiObject,
+): OpenApiObject {
   return { description, ...(headers ? { headers } : {}), content: { [mediaType]: { schema } } };
 }
 

@@ -21,7 +21,8 @@ export function enumerateRoutes(registry: Registry, prefix: string): RouteEntry[
       }
       out.push({ kind: 'relationship', path: `${base}/{id}/relationships/${relationship.name}`, ...rel });
     }
-    if (collection.allowFunctions) out.push({ kind: 'evaluate', path: `${prefix}/eval/${collection.name}`, collection });
+    if (collection.allowFunctions)
+      out.push({ kind: 'evaluate', path: `${prefix}/eval/${collection.name}`, collection });
   }
   return out;
 }

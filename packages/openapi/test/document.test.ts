@@ -2,7 +2,14 @@ import { bookshop, expectValidOpenApi } from '@colapi/openapi-check';
 import type { HttpMethod } from '@colapi/schema';
 import type { OpenApiDescription, RouteKind } from '@colapi/wire-format';
 import { expect } from 'chai';
-import { callbackParameter, columnSchema, jsonResponse, openApiDocument, pathParameters, type DescribedFormat } from '../src/index.js';
+import {
+  callbackParameter,
+  columnSchema,
+  jsonResponse,
+  openApiDocument,
+  pathParameters,
+  type DescribedFormat,
+} from '../src/index.js';
 
 /**
  * A third format, as small as a format can be: CSV-ish rows under text/csv, reads only, described with the
@@ -17,7 +24,10 @@ const ROWS: OpenApiDescription = {
     return {
       operationId: `${route.collection.name}.${route.kind}`,
       parameters: [...pathParameters(route), callbackParameter('The argument is the rows.')],
-      responses: { '200': jsonResponse('OK', 'text/csv', row), '4XX': jsonResponse('Refused.', 'text/plain', { type: 'string' }) },
+      responses: {
+        '200': jsonResponse('OK', 'text/csv', row),
+        '4XX': jsonResponse('Refused.', 'text/plain', { type: 'string' }),
+      },
     };
   },
 };
@@ -29,10 +39,20 @@ const METHODS: Record<RouteKind, readonly HttpMethod[]> = {
   relationship: [],
   evaluate: [],
 };
-const rows: DescribedFormat = { name: 'rows', mediaType: 'text/csv', methodsFor: (kind) => METHODS[kind], openApi: ROWS };
+const rows: DescribedFormat = {
+  name: 'rows',
+  mediaType: 'text/csv',
+  methodsFor: (kind) => METHODS[kind],
+  openApi: ROWS,
+};
 
 describe('openApiDocument with a format of its own', () => {
-  const doc = openApiDocument(bookshop(), { format: rows, title: 'Bookshop', serverUrl: 'http://127.0.0.1:8080/', prefix: '/v2/' });
+  const doc = openApiDocument(bookshop(), {
+    format: rows,
+    title: 'Bookshop',
+    serverUrl: 'http://127.0.0.1:8080/',
+    prefix: '/v2/',
+  });
 
   it('is a valid OpenAPI 3.1 document whose references all resolve and whose schemas compile', async () => {
     expect(doc.openapi).to.equal('3.1.0');
@@ -40,7 +60,16 @@ describe('openApiDocument with a format of its own', () => {
   });
 
   it('keeps the paths where the format routes a method, the collection registered it and the format describes it', () => {
-    expect(Object.keys(doc.paths)).to.deep.equal(['/v2/authors', '/v2/authors/{id}', '/v2/books', '/v2/books/{id}', '/v2/tags', '/v2/tags/{id}', '/v2/titles', '/v2/titles/{id}']);
+    expect(Object.keys(doc.paths)).to.deep.equal([
+      '/v2/authors',
+      '/v2/authors/{id}',
+      '/v2/books',
+      '/v2/books/{id}',
+      '/v2/tags',
+      '/v2/tags/{id}',
+      '/v2/titles',
+      '/v2/titles/{id}',
+    ]);
     // POST is routed and registered, but the format does not describe it: left out.
     expect(Object.keys(doc.paths['/v2/books']!)).to.deep.equal(['get']);
   });
@@ -52,7 +81,9 @@ describe('openApiDocument with a format of its own', () => {
   });
 
   it('documents the JSONP answer of every operation that takes callback', () => {
-    const answer = (doc.paths['/v2/books/{id}']!.get as { responses: Record<string, { content: Record<string, unknown> }> }).responses['200']!;
+    const answer = (
+      doc.paths['/v2/books/{id}']!.get as { responses: Record<string, { content: Record<string, unknown> }> }
+    ).responses['200']!;
     expect(Object.keys(answer.content)).to.deep.equal(['text/csv', 'application/javascript']);
   });
 });

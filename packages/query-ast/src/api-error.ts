@@ -24,7 +24,14 @@ export class ApiError extends Error {
   readonly headers?: Readonly<Record<string, string>>;
   readonly code?: ErrorCode;
 
-  constructor(status: number, title: string, detail: string, source?: ErrorSource, headers?: Record<string, string>, code?: ErrorCode) {
+  constructor(
+    status: number,
+    title: string,
+    detail: string,
+    source?: ErrorSource,
+    headers?: Record<string, string>,
+    code?: ErrorCode,
+  ) {
     super(detail);
     this.name = 'ApiError';
     this.status = status;

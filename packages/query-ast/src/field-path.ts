@@ -28,9 +28,13 @@ export function resolveFieldPath(
       throw ApiError.badRequest(`"${text}": "${part}" ${why}`, source);
     }
     const relationship = current.relationships.get(part);
-    if (!relationship) throw ApiError.badRequest(`"${text}": "${part}" is not a relationship of ${current.name}`, source);
+    if (!relationship)
+      throw ApiError.badRequest(`"${text}": "${part}" is not a relationship of ${current.name}`, source);
     if (relationship.cardinality !== 'one') {
-      throw ApiError.badRequest(`"${text}": "${part}" is a to-many relationship; only to-one paths are allowed here`, source);
+      throw ApiError.badRequest(
+        `"${text}": "${part}" is a to-many relationship; only to-one paths are allowed here`,
+        source,
+      );
     }
     relations.push(part);
     current = registry.target(relationship);
@@ -39,7 +43,12 @@ export function resolveFieldPath(
 }
 
 /** Resolves a dotted include path into relationship names, checking each step. */
-export function resolveIncludePath(text: string, collection: CollectionSchema, registry: Registry, source: ErrorSource): string[] {
+export function resolveIncludePath(
+  text: string,
+  collection: CollectionSchema,
+  registry: Registry,
+  source: ErrorSource,
+): string[] {
   const parts = text.split('.');
   let current = collection;
   for (const part of parts) {

@@ -19,7 +19,12 @@ export interface NowValue {
 export type ScalarValue = string | number | boolean | NowValue;
 
 export type Filter =
-  | { readonly kind: 'compare'; readonly field: FieldRef; readonly op: BinaryOperator; readonly value: ScalarValue | readonly ScalarValue[] }
+  | {
+      readonly kind: 'compare';
+      readonly field: FieldRef;
+      readonly op: BinaryOperator;
+      readonly value: ScalarValue | readonly ScalarValue[];
+    }
   | { readonly kind: 'compare-field'; readonly field: FieldRef; readonly op: BinaryOperator; readonly other: FieldRef }
   | { readonly kind: 'null-check'; readonly field: FieldRef; readonly op: UnaryOperator }
   | { readonly kind: 'relation'; readonly relation: string; readonly op: RelationOperator; readonly filter?: Filter }

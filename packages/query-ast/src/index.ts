@@ -14,7 +14,16 @@ export {
 } from './operators.js';
 export { isNow, type FieldRef, type Filter, type NowValue, type ScalarValue } from './filter.js';
 export { emptyReadQuery, type Paging, type ReadQuery, type RowWindow, type SortKey } from './read-query.js';
-export { emptyWrite, type FunctionCall, type Operation, type OperationKind, type RelatedRef, type RelatedScope, type RelationshipWrite, type ResourceWrite } from './operations.js';
+export {
+  emptyWrite,
+  type FunctionCall,
+  type Operation,
+  type OperationKind,
+  type RelatedRef,
+  type RelatedScope,
+  type RelationshipWrite,
+  type ResourceWrite,
+} from './operations.js';
 export { DEFAULT_LIMITS, type QueryLimits } from './limits.js';
 export { coercePattern, coerceValue, shownValue, type ValueContext } from './values.js';
 export { parseKey, type KeyValue, type ParsedKey } from './keys.js';

@@ -198,7 +198,9 @@ function formatIpv6({ bytes, bits }: InetValue): string {
       continue;
     }
     if (k !== 0) out += ':';
-    const embedded = best.base === 0 && (best.len === 6 || (best.len === 7 && words[7] !== 0x0001) || (best.len === 5 && words[5] === 0xffff));
+    const embedded =
+      best.base === 0 &&
+      (best.len === 6 || (best.len === 7 && words[7] !== 0x0001) || (best.len === 5 && words[5] === 0xffff));
     if (k === 6 && embedded) {
       out += bytes.slice(12).join('.');
       break;

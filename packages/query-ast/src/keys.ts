@@ -22,14 +22,17 @@ export function parseKey(model: ModelSchema, raw: unknown): ParsedKey {
     if (typeof raw === 'number') {
       return Number.isSafeInteger(raw) ? { ok: true, key: raw } : invalid('not a whole number in range');
     }
-    if (typeof raw !== 'string' || !CANONICAL_INTEGER.test(raw)) return invalid('not an integer written in its canonical form');
+    if (typeof raw !== 'string' || !CANONICAL_INTEGER.test(raw))
+      return invalid('not an integer written in its canonical form');
     const n = Number(raw);
     return Number.isSafeInteger(n) ? { ok: true, key: n } : invalid('out of range');
   }
   if (typeof raw !== 'string') return invalid('not a string');
   if (raw === '' || raw.includes('\u0000')) return invalid('empty or holding a NUL character');
   if (column.type === 'string') {
-    return column.maxLength !== undefined && [...raw].length > column.maxLength ? invalid('longer than the key column holds') : { ok: true, key: raw };
+    return column.maxLength !== undefined && [...raw].length > column.maxLength
+      ? invalid('longer than the key column holds')
+      : { ok: true, key: raw };
   }
   // Any other key type (a date, say): its value's own rules, and only its canonical spelling.
   try {
@@ -41,4 +44,3 @@ export function parseKey(model: ModelSchema, raw: unknown): ParsedKey {
 }
 
 const invalid = (reason: string): ParsedKey => ({ ok: false, reason });
-

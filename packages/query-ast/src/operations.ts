@@ -50,21 +50,60 @@ export const emptyWrite = (): ResourceWrite => ({ values: {}, relationships: {} 
 
 /** The format-neutral operations a wire format decodes requests into and the executor runs. */
 export type Operation =
-  | { readonly kind: 'list'; readonly collection: CollectionSchema; readonly query: ReadQuery; readonly scope?: RelatedScope }
-  | { readonly kind: 'fetch'; readonly collection: CollectionSchema; readonly id: string; readonly query: ReadQuery; readonly scope?: RelatedScope }
-  | { readonly kind: 'fetch-related-one'; readonly collection: CollectionSchema; readonly scope: RelatedScope; readonly query: ReadQuery }
+  | {
+      readonly kind: 'list';
+      readonly collection: CollectionSchema;
+      readonly query: ReadQuery;
+      readonly scope?: RelatedScope;
+    }
+  | {
+      readonly kind: 'fetch';
+      readonly collection: CollectionSchema;
+      readonly id: string;
+      readonly query: ReadQuery;
+      readonly scope?: RelatedScope;
+    }
+  | {
+      readonly kind: 'fetch-related-one';
+      readonly collection: CollectionSchema;
+      readonly scope: RelatedScope;
+      readonly query: ReadQuery;
+    }
   /** `query` as of the owner's collection: its include paths start with `relation` (JSON:API's `comments.author`). */
-  | { readonly kind: 'fetch-linkage'; readonly collection: CollectionSchema; readonly id: string; readonly relation: string; readonly query: ReadQuery }
+  | {
+      readonly kind: 'fetch-linkage';
+      readonly collection: CollectionSchema;
+      readonly id: string;
+      readonly relation: string;
+      readonly query: ReadQuery;
+    }
   | {
       readonly kind: 'evaluate';
       readonly collection: CollectionSchema;
       readonly functions: readonly FunctionCall[];
       readonly filter?: Filter;
     }
-  | { readonly kind: 'create'; readonly collection: CollectionSchema; readonly id?: string; readonly write: ResourceWrite; readonly query: ReadQuery }
-  | { readonly kind: 'update'; readonly collection: CollectionSchema; readonly id: string; readonly write: ResourceWrite; readonly query: ReadQuery }
+  | {
+      readonly kind: 'create';
+      readonly collection: CollectionSchema;
+      readonly id?: string;
+      readonly write: ResourceWrite;
+      readonly query: ReadQuery;
+    }
+  | {
+      readonly kind: 'update';
+      readonly collection: CollectionSchema;
+      readonly id: string;
+      readonly write: ResourceWrite;
+      readonly query: ReadQuery;
+    }
   /** Sets the same values on every resource the filter matches (all without one); answers the count. */
-  | { readonly kind: 'update-many'; readonly collection: CollectionSchema; readonly filter?: Filter; readonly values: Readonly<Record<string, unknown>> }
+  | {
+      readonly kind: 'update-many';
+      readonly collection: CollectionSchema;
+      readonly filter?: Filter;
+      readonly values: Readonly<Record<string, unknown>>;
+    }
   | { readonly kind: 'delete'; readonly collection: CollectionSchema; readonly id: string }
   | {
       readonly kind: 'update-linkage';

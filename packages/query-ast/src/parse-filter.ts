@@ -35,7 +35,8 @@ const EQUALITY: OperatorInfo = OPERATORS.get('eq')!;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Column types that compare with each other: numbers of any kind (an interval is seconds), else the same type. */
-const typeFamily = (type: ColumnType): string => (type === 'integer' || type === 'number' || type === 'interval' ? 'number' : type);
+const typeFamily = (type: ColumnType): string =>
+  type === 'integer' || type === 'number' || type === 'interval' ? 'number' : type;
 
 class FilterParser {
   #nodes = 0;
@@ -61,7 +62,8 @@ class FilterParser {
     if (typeof name !== 'string' || name === '') this.fail(`${path}.name`, 'must name a field');
     if (typeof op !== 'string') this.fail(`${path}.op`, `must be the operator applied to "${name}"`);
     const unknown = Object.keys(json).filter((k) => !['name', 'op', 'val', 'field'].includes(k));
-    if (unknown.length) this.fail(path, `unknown member "${unknown[0]}" in the filter on "${name}" (expected name, op, val or field)`);
+    if (unknown.length)
+      this.fail(path, `unknown member "${unknown[0]}" in the filter on "${name}" (expected name, op, val or field)`);
     const info = this.ctx.operators.has(op) ? OPERATORS.get(op) : undefined;
     if (!info) this.fail(`${path}.op`, `unknown operator "${op}" on "${name}"`);
     return this.named(json, name, op, info, collection, path, depth);
@@ -74,7 +76,15 @@ class FilterParser {
   }
 
   /** A filter object whose operator is known: `name` is resolved in `collection`. */
-  named(json: Record<string, unknown>, name: string, op: string, info: OperatorInfo, collection: CollectionSchema, path: string, depth: number): Filter {
+  named(
+    json: Record<string, unknown>,
+    name: string,
+    op: string,
+    info: OperatorInfo,
+    collection: CollectionSchema,
+    path: string,
+    depth: number,
+  ): Filter {
     const separator = this.ctx.relationSeparator;
     const viaSeparator = separator !== undefined && !collection.columns.has(name) && name.includes(separator);
     if (info.arity === 'relation') {
@@ -109,7 +119,8 @@ class FilterParser {
     }
     if (LIST_OPERATORS.has(canonical)) {
       if (!Array.isArray(json.val)) this.fail(valuePath, `"${op}" on "${name}" takes a list of values`);
-      if (json.val.length > this.ctx.maxNodes * 5) this.fail(valuePath, `lists hold at most ${this.ctx.maxNodes * 5} values (field "${name}")`);
+      if (json.val.length > this.ctx.maxNodes * 5)
+        this.fail(valuePath, `lists hold at most ${this.ctx.maxNodes * 5} values (field "${name}")`);
       const values = json.val.map((v, i) => this.value(column, v, `${valuePath}[${i}]`));
       return { kind: 'compare', field, op: canonical, value: values };
     }
@@ -121,27 +132,46 @@ class FilterParser {
   }
 
   /** `has` / `any` on a relationship, with an optional nested filter on the related resources. */
-  relation(json: Record<string, unknown>, name: string, op: string, canonical: string, collection: CollectionSchema, path: string, depth: number): Filter {
+  relation(
+    json: Record<string, unknown>,
+    name: string,
+    op: string,
+    canonical: string,
+    collection: CollectionSchema,
+    path: string,
+    depth: number,
+  ): Filter {
     const relationship = collection.relationships.get(name);
     if (!relationship) {
-      const what = collection.columns.has(name) ? 'a field, not a relationship' : `not a relationship of ${collection.name}`;
+      const what = collection.columns.has(name)
+        ? 'a field, not a relationship'
+        : `not a relationship of ${collection.name}`;
       this.fail(`${path}.name`, `"${name}" is ${what}; "${op}" applies to relationships`);
     }
     const expected = this.relationOperator(relationship, op, canonical, path);
     if ('field' in json) this.fail(`${path}.field`, `"${op}" on "${name}" takes a nested filter in val, not a field`);
     const val = json.val;
-    if (val !== undefined && val !== null && !isObject(val)) this.fail(`${path}.val`, `"${op}" on "${name}" takes one filter object in val`);
+    if (val !== undefined && val !== null && !isObject(val))
+      this.fail(`${path}.val`, `"${op}" on "${name}" takes one filter object in val`);
     const target = this.ctx.registry.target(relationship);
     const nested = val === undefined || val === null ? undefined : this.node(val, target, `${path}.val`, depth + 1);
     return { kind: 'relation', relation: name, op: expected, ...(nested ? { filter: nested } : {}) };
   }
 
   /** `{name, op, field}`: two columns of the same row, of comparable types. */
-  compareField(json: Record<string, unknown>, column: ColumnSchema, op: string, canonical: BinaryOperator, collection: CollectionSchema, path: string): Filter {
+  compareField(
+    json: Record<string, unknown>,
+    column: ColumnSchema,
+    op: string,
+    canonical: BinaryOperator,
+    collection: CollectionSchema,
+    path: string,
+  ): Filter {
     const name = column.name;
     if ('val' in json) this.fail(path, `give either val or field for "${name}", not both`);
     const other = json.field;
-    if (typeof other !== 'string' || other === '') this.fail(`${path}.field`, `must name the field "${name}" is compared with`);
+    if (typeof other !== 'string' || other === '')
+      this.fail(`${path}.field`, `must name the field "${name}" is compared with`);
     if (LIST_OPERATORS.has(canonical)) this.fail(`${path}.op`, `"${op}" on "${name}" takes a list in val, not a field`);
     if (LIKE_OPERATORS.has(canonical) || NETWORK_OPERATORS.has(canonical)) {
       this.fail(`${path}.op`, `"${op}" on "${name}" takes a value in val, not a field`);
@@ -150,20 +180,33 @@ class FilterParser {
     if (typeFamily(column.type) !== typeFamily(otherColumn.type)) {
       this.fail(`${path}.field`, `"${name}" (${column.type}) cannot be compared with "${other}" (${otherColumn.type})`);
     }
-    return { kind: 'compare-field', field: { relations: [], column: name }, op: canonical, other: { relations: [], column: other } };
+    return {
+      kind: 'compare-field',
+      field: { relations: [], column: name },
+      op: canonical,
+      other: { relations: [], column: other },
+    };
   }
 
   /** `has` for a to-one relationship, `any` for a to-many one: the other is a 400 naming the right one. */
   relationOperator(relationship: RelationshipSchema, op: string, canonical: string, path: string): RelationOperator {
     const expected = relationship.cardinality === 'one' ? 'has' : 'any';
     if (canonical !== expected) {
-      this.fail(`${path}.op`, `use "${expected}" with the to-${relationship.cardinality} relationship "${relationship.name}", not "${op}"`);
+      this.fail(
+        `${path}.op`,
+        `use "${expected}" with the to-${relationship.cardinality} relationship "${relationship.name}", not "${op}"`,
+      );
     }
     return expected;
   }
 
   /** The relationship before the first separator of `relation__rest`, and the rest. */
-  splitRelation(name: string, sep: string, collection: CollectionSchema, path: string): { relationship: RelationshipSchema; rest: string } {
+  splitRelation(
+    name: string,
+    sep: string,
+    collection: CollectionSchema,
+    path: string,
+  ): { relationship: RelationshipSchema; rest: string } {
     const at = name.indexOf(sep);
     const relationName = name.slice(0, at);
     const relationship = collection.relationships.get(relationName);
@@ -172,11 +215,25 @@ class FilterParser {
   }
 
   /** `author__name` in Format B: the same as a has/any filter on the relationship. */
-  viaRelation(json: Record<string, unknown>, name: string, op: string, info: OperatorInfo, sep: string, collection: CollectionSchema, path: string, depth: number): Filter {
+  viaRelation(
+    json: Record<string, unknown>,
+    name: string,
+    op: string,
+    info: OperatorInfo,
+    sep: string,
+    collection: CollectionSchema,
+    path: string,
+    depth: number,
+  ): Filter {
     const { relationship, rest } = this.splitRelation(name, sep, collection, path);
     this.enter(path, depth + 1);
     const nested = this.named(json, rest, op, info, this.ctx.registry.target(relationship), path, depth + 1);
-    return { kind: 'relation', relation: relationship.name, op: relationship.cardinality === 'one' ? 'has' : 'any', filter: nested };
+    return {
+      kind: 'relation',
+      relation: relationship.name,
+      op: relationship.cardinality === 'one' ? 'has' : 'any',
+      filter: nested,
+    };
   }
 
   /**
@@ -184,17 +241,32 @@ class FilterParser {
    * related resource (has) or any of them (any) whose field equals val. The operator must fit the
    * relationship before the separator; the rest is a field path of its target, compared with `==`.
    */
-  relationField(json: Record<string, unknown>, name: string, op: string, canonical: string, sep: string, collection: CollectionSchema, path: string, depth: number): Filter {
+  relationField(
+    json: Record<string, unknown>,
+    name: string,
+    op: string,
+    canonical: string,
+    sep: string,
+    collection: CollectionSchema,
+    path: string,
+    depth: number,
+  ): Filter {
     const { relationship, rest } = this.splitRelation(name, sep, collection, path);
     const expected = this.relationOperator(relationship, op, canonical, path);
     const target = this.ctx.registry.target(relationship);
     if (target.relationships.has(rest) && !target.columns.has(rest)) {
-      this.fail(`${path}.name`, `"${rest}" is a relationship of ${target.name}, not a field; "${op}" on "${name}" compares a field with val`);
+      this.fail(
+        `${path}.name`,
+        `"${rest}" is a relationship of ${target.name}, not a field; "${op}" on "${name}" compares a field with val`,
+      );
     }
     if ('field' in json) this.fail(`${path}.field`, `"${op}" on "${name}" compares with a value in val, not a field`);
     if (!('val' in json)) this.fail(path, `"${op}" on "${name}" needs a val, the value "${rest}" must equal`);
     if (typeof json.val === 'object' && json.val !== null) {
-      this.fail(`${path}.val`, `"${op}" on "${name}" takes one value of "${rest}", not ${Array.isArray(json.val) ? 'a list' : 'an object'}`);
+      this.fail(
+        `${path}.val`,
+        `"${op}" on "${name}" takes one value of "${rest}", not ${Array.isArray(json.val) ? 'a list' : 'an object'}`,
+      );
     }
     this.enter(path, depth + 1);
     const nested = this.named(json, rest, op, EQUALITY, target, path, depth + 1);
@@ -214,7 +286,8 @@ class FilterParser {
   column(collection: CollectionSchema, name: string, path: string, op: string): ColumnSchema {
     const column = collection.columns.get(name);
     if (column) return column;
-    if (collection.virtualAttributes.has(name)) this.fail(path, `"${name}" is computed, not stored, and cannot be filtered on`);
+    if (collection.virtualAttributes.has(name))
+      this.fail(path, `"${name}" is computed, not stored, and cannot be filtered on`);
     const relationship = collection.relationships.get(name);
     if (relationship) {
       const use = relationship.cardinality === 'one' ? 'has' : 'any';
@@ -230,12 +303,22 @@ class FilterParser {
 }
 
 /** Parses and validates a JSON list of filter objects against a collection. */
-export function parseFilterList(json: unknown, collection: CollectionSchema, ctx: FilterContext, path: string): Filter | undefined {
+export function parseFilterList(
+  json: unknown,
+  collection: CollectionSchema,
+  ctx: FilterContext,
+  path: string,
+): Filter | undefined {
   return new FilterParser(ctx).list(json, collection, path);
 }
 
 /** Parses and validates one filter object. */
-export function parseFilterObject(json: unknown, collection: CollectionSchema, ctx: FilterContext, path: string): Filter {
+export function parseFilterObject(
+  json: unknown,
+  collection: CollectionSchema,
+  ctx: FilterContext,
+  path: string,
+): Filter {
   return new FilterParser(ctx).node(json, collection, path, 1);
 }
 

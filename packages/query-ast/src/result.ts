@@ -19,7 +19,12 @@ export interface ResourceNode {
 
 /** What running an operation produced, before any wire format shapes it. */
 export type OperationResult =
-  | { readonly kind: 'collection'; readonly resources: readonly ResourceNode[]; readonly total?: number; readonly paging: Paging }
+  | {
+      readonly kind: 'collection';
+      readonly resources: readonly ResourceNode[];
+      readonly total?: number;
+      readonly paging: Paging;
+    }
   | { readonly kind: 'resource'; readonly resource: ResourceNode | null; readonly created?: boolean }
   | {
       readonly kind: 'linkage';

@@ -26,12 +26,20 @@ export function shownValue(value: unknown): string {
 }
 
 function fail(column: ColumnSchema, value: unknown, expected: string, ctx: ValueContext): never {
-  throw ApiError.badRequest(`${ctx.path}: ${shownValue(value)} is not ${expected} (field "${column.name}")`, ctx.source);
+  throw ApiError.badRequest(
+    `${ctx.path}: ${shownValue(value)} is not ${expected} (field "${column.name}")`,
+    ctx.source,
+  );
 }
 
 function toNumber(value: unknown): number | undefined {
   // "1e999" is numeric text whose number is Infinity, which no column stores alike (MySQL refuses the SQL).
-  const n = typeof value === 'number' ? value : typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value) : undefined;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && NUMERIC.test(value.trim())
+        ? Number(value)
+        : undefined;
   return n !== undefined && Number.isFinite(n) ? n : undefined;
 }
 
@@ -96,7 +104,10 @@ export function coercePattern(value: unknown, ctx: ValueContext, field?: string)
     throw ApiError.badRequest(`${ctx.path}: a like pattern must be a string without NUL characters${of}`, ctx.source);
   }
   if (/\\*$/.exec(value)![0].length % 2 === 1) {
-    throw ApiError.badRequest(`${ctx.path}: a like pattern must not end with a lone backslash; write \\\\ for a backslash${of}`, ctx.source);
+    throw ApiError.badRequest(
+      `${ctx.path}: a like pattern must not end with a lone backslash; write \\\\ for a backslash${of}`,
+      ctx.source,
+    );
   }
   return value;
 }

@@ -15,7 +15,11 @@ export interface WriteValuesOptions {
  * Checks the field values of a write against a collection: every name must be a writable column, every
  * value fit its type, and null only where the column takes it. Answers the coerced values.
  */
-export function decodeWriteValues(collection: CollectionSchema, input: Readonly<Record<string, unknown>>, options: WriteValuesOptions): Record<string, unknown> {
+export function decodeWriteValues(
+  collection: CollectionSchema,
+  input: Readonly<Record<string, unknown>>,
+  options: WriteValuesOptions,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(input)) {
     const source = options.sourceOf(name);

@@ -2,9 +2,23 @@ import { defineModel } from '@colapi/schema';
 import { expect } from 'chai';
 import { parseKey } from '../src/index.js';
 
-const byInteger = defineModel({ name: 'person', table: 'person', columns: [{ name: 'id', type: 'integer', nullable: false, generated: true }] });
-const byText = defineModel({ name: 'code', table: 'code', key: 'code', columns: [{ name: 'code', type: 'string', nullable: false, maxLength: 4 }] });
-const byDate = defineModel({ name: 'day', table: 'day', key: 'day', columns: [{ name: 'day', type: 'date', nullable: false }] });
+const byInteger = defineModel({
+  name: 'person',
+  table: 'person',
+  columns: [{ name: 'id', type: 'integer', nullable: false, generated: true }],
+});
+const byText = defineModel({
+  name: 'code',
+  table: 'code',
+  key: 'code',
+  columns: [{ name: 'code', type: 'string', nullable: false, maxLength: 4 }],
+});
+const byDate = defineModel({
+  name: 'day',
+  table: 'day',
+  key: 'day',
+  columns: [{ name: 'day', type: 'date', nullable: false }],
+});
 
 /** [what the client sent, the key it names or undefined when it names none] */
 const INTEGER_KEYS: [unknown, number | undefined][] = [
@@ -50,11 +64,13 @@ describe('parseKey: one strict spelling per key', () => {
   it('text key: any non-empty text within the column, as it is (spaces are part of it)', () => {
     expect(parseKey(byText, 'ab')).to.deep.equal({ ok: true, key: 'ab' });
     expect(parseKey(byText, ' ab ')).to.deep.equal({ ok: true, key: ' ab ' });
-    for (const raw of ['', 'abcde', 'a\u0000', 12, null]) expect(parseKey(byText, raw).ok, JSON.stringify(raw)).to.equal(false);
+    for (const raw of ['', 'abcde', 'a\u0000', 12, null])
+      expect(parseKey(byText, raw).ok, JSON.stringify(raw)).to.equal(false);
   });
 
   it('another key type: its canonical spelling only', () => {
     expect(parseKey(byDate, '2024-02-29')).to.deep.equal({ ok: true, key: '2024-02-29' });
-    for (const raw of ['2023-02-29', '2024-2-29', ' 2024-02-29', 'CURRENT_DATE']) expect(parseKey(byDate, raw).ok, raw).to.equal(false);
+    for (const raw of ['2023-02-29', '2024-2-29', ' 2024-02-29', 'CURRENT_DATE'])
+      expect(parseKey(byDate, raw).ok, raw).to.equal(false);
   });
 });

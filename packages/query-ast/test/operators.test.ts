@@ -60,18 +60,35 @@ const registry = new Registry([
       table: 'host',
       columns: [col('id', 'integer'), col('name', 'string'), col('address', 'inet'), col('owner_id', 'integer')],
       relationships: [
-        { name: 'owner', cardinality: 'one', target: 'Host', join: { kind: 'belongs-to', ownColumn: 'owner_id', targetColumn: 'id' } },
-        { name: 'owned', cardinality: 'many', target: 'Host', join: { kind: 'has', ownColumn: 'id', targetColumn: 'owner_id' } },
+        {
+          name: 'owner',
+          cardinality: 'one',
+          target: 'Host',
+          join: { kind: 'belongs-to', ownColumn: 'owner_id', targetColumn: 'id' },
+        },
+        {
+          name: 'owned',
+          cardinality: 'many',
+          target: 'Host',
+          join: { kind: 'has', ownColumn: 'id', targetColumn: 'owner_id' },
+        },
       ],
     }),
   },
 ]);
 const host = registry.collection('host')!;
-const ctx: FilterContext = { registry, source: { parameter: 'filter[objects]' }, operators: ALL_OPERATOR_SPELLINGS, maxDepth: 8, maxNodes: 100 };
+const ctx: FilterContext = {
+  registry,
+  source: { parameter: 'filter[objects]' },
+  operators: ALL_OPERATOR_SPELLINGS,
+  maxDepth: 8,
+  maxNodes: 100,
+};
 
 /** A filter object that is valid for an operator, on a field of the right type. */
 function filterFor(spelling: string, canonical: Operator, arity: OperatorArity): Record<string, unknown> {
-  if (arity === 'relation') return { name: canonical === 'has' ? 'owner' : 'owned', op: spelling, val: { name: 'id', op: '==', val: 1 } };
+  if (arity === 'relation')
+    return { name: canonical === 'has' ? 'owner' : 'owned', op: spelling, val: { name: 'id', op: '==', val: 1 } };
   if (arity === 'unary') return { name: 'name', op: spelling };
   if (NETWORK_OPERATORS.has(canonical as never)) return { name: 'address', op: spelling, val: '10.0.0.0/8' };
   if (LIKE_OPERATORS.has(canonical as never)) return { name: 'name', op: spelling, val: 'a%' };
@@ -111,7 +128,21 @@ describe('the operator catalogue', () => {
     for (const op of NETWORK_OPERATORS) expect(op.startsWith('inet_')).to.equal(true);
   });
 
-  for (const spelling of ['=', '===', 'EQ', 'Equals', 'ne', 'is', 'not', 'contains', 'between', ' ==', '== ', '', 'has_any']) {
+  for (const spelling of [
+    '=',
+    '===',
+    'EQ',
+    'Equals',
+    'ne',
+    'is',
+    'not',
+    'contains',
+    'between',
+    ' ==',
+    '== ',
+    '',
+    'has_any',
+  ]) {
     it(`refuses ${JSON.stringify(spelling)}`, () => {
       expect(OPERATORS.has(spelling)).to.equal(false);
       let error: unknown;
@@ -129,12 +160,23 @@ describe('the operator catalogue', () => {
   it('lets a format accept a subset of the spellings', () => {
     const narrow: FilterContext = { ...ctx, operators: new Set(['==', 'eq']) };
     expect(parseFilterObject({ name: 'name', op: 'eq', val: 'a' }, host, narrow, 'f')).to.include({ op: 'eq' });
-    expect(() => parseFilterObject({ name: 'name', op: 'equals', val: 'a' }, host, narrow, 'f')).to.throw(ApiError, /unknown operator "equals"/);
+    expect(() => parseFilterObject({ name: 'name', op: 'equals', val: 'a' }, host, narrow, 'f')).to.throw(
+      ApiError,
+      /unknown operator "equals"/,
+    );
   });
 
   it('asks the database whether it can run an operator', () => {
-    const noNetwork: FilterContext = { ...ctx, unsupportedOperator: (op) => (NETWORK_OPERATORS.has(op) ? 'not on this database' : undefined) };
-    expect(() => parseFilterObject({ name: 'address', op: '<<', val: '10.0.0.0/8' }, host, noNetwork, 'f')).to.throw(ApiError, /not on this database/);
-    expect(parseFilterObject({ name: 'address', op: '==', val: '10.0.0.1' }, host, noNetwork, 'f')).to.include({ op: 'eq' });
+    const noNetwork: FilterContext = {
+      ...ctx,
+      unsupportedOperator: (op) => (NETWORK_OPERATORS.has(op) ? 'not on this database' : undefined),
+    };
+    expect(() => parseFilterObject({ name: 'address', op: '<<', val: '10.0.0.0/8' }, host, noNetwork, 'f')).to.throw(
+      ApiError,
+      /not on this database/,
+    );
+    expect(parseFilterObject({ name: 'address', op: '==', val: '10.0.0.1' }, host, noNetwork, 'f')).to.include({
+      op: 'eq',
+    });
   });
 });

@@ -114,8 +114,10 @@ describe('temporal parsing', () => {
     }
 
     it('parses what it formats to the same value', () => {
-      for (const [input, expected] of DATETIMES) if (expected) expect(parseDateTime(formatDateTime(expected)), input).to.equal(expected);
-      for (const [input, expected] of TIMES) if (expected) expect(parseTime(formatTime(expected)), input).to.equal(expected);
+      for (const [input, expected] of DATETIMES)
+        if (expected) expect(parseDateTime(formatDateTime(expected)), input).to.equal(expected);
+      for (const [input, expected] of TIMES)
+        if (expected) expect(parseTime(formatTime(expected)), input).to.equal(expected);
     });
   });
 });

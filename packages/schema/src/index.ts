@@ -1,6 +1,12 @@
 export { COLUMN_TYPES, sqlColumn, type ColumnSchema, type ColumnType } from './column.js';
 export type { JoinPath, RelationshipSchema } from './relationship.js';
-export { defineModel, foreignKeyColumns, type ModelDefinition, type ModelSchema, type VirtualAttribute } from './model.js';
+export {
+  defineModel,
+  foreignKeyColumns,
+  type ModelDefinition,
+  type ModelSchema,
+  type VirtualAttribute,
+} from './model.js';
 export {
   defineCollection,
   HTTP_METHODS,

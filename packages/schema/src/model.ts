@@ -32,7 +32,8 @@ export function defineModel(def: ModelDefinition): ModelSchema {
   const key = def.key ?? 'id';
   const columns = new Map(def.columns.map((c) => [c.name, Object.freeze({ ...c })]));
   if (!columns.has(key)) throw new Error(`model ${def.name}: key column "${key}" is not among its columns`);
-  if (columns.get(key)!.column !== undefined) throw new Error(`model ${def.name}: the key column "${key}" cannot be renamed`);
+  if (columns.get(key)!.column !== undefined)
+    throw new Error(`model ${def.name}: the key column "${key}" cannot be renamed`);
   const relationships = new Map((def.relationships ?? []).map((r) => [r.name, Object.freeze({ ...r })]));
   for (const r of relationships.values()) {
     if (columns.has(r.name)) throw new Error(`model ${def.name}: relationship "${r.name}" has the name of a column`);

@@ -9,7 +9,14 @@ const person = defineModel({
     { name: 'name', type: 'string', nullable: true },
     { name: 'age', type: 'integer', nullable: true },
   ],
-  relationships: [{ name: 'friends', cardinality: 'many', target: 'Person', join: { kind: 'has', ownColumn: 'id', targetColumn: 'age' } }],
+  relationships: [
+    {
+      name: 'friends',
+      cardinality: 'many',
+      target: 'Person',
+      join: { kind: 'has', ownColumn: 'id', targetColumn: 'age' },
+    },
+  ],
 });
 
 describe('Registry', () => {
@@ -26,13 +33,23 @@ describe('Registry', () => {
       name: 'Lonely',
       table: 'lonely',
       columns: [{ name: 'id', type: 'integer', nullable: false }],
-      relationships: [{ name: 'x', cardinality: 'one', target: 'Ghost', join: { kind: 'belongs-to', ownColumn: 'id', targetColumn: 'id' } }],
+      relationships: [
+        {
+          name: 'x',
+          cardinality: 'one',
+          target: 'Ghost',
+          join: { kind: 'belongs-to', ownColumn: 'id', targetColumn: 'id' },
+        },
+      ],
     });
     expect(() => new Registry([{ model: lonely }])).to.throw(/no collection/);
   });
 
   it('keeps the key whatever only says, and drops excluded relationships', () => {
-    const r = new Registry([{ model: person, options: { only: ['name'] } }, { model: person, options: { name: 'p2', exclude: ['friends', 'age'] } }]);
+    const r = new Registry([
+      { model: person, options: { only: ['name'] } },
+      { model: person, options: { name: 'p2', exclude: ['friends', 'age'] } },
+    ]);
     expect([...r.collection('person')!.columns.keys()]).to.deep.equal(['id', 'name']);
     expect([...r.collection('p2')!.relationships.keys()]).to.deep.equal([]);
     expect(r.canonical('Person').name).to.equal('person');

@@ -5,7 +5,10 @@ import type { Database } from '@colapi/sql-compiler';
 import type { HookTable } from './hooks.js';
 
 /** Runs on every response just before it is sent (CORS headers and the like); may return a changed one. */
-export type ResponseHook = (response: HttpResponse, request: HttpRequest) => HttpResponse | void | Promise<HttpResponse | void>;
+export type ResponseHook = (
+  response: HttpResponse,
+  request: HttpRequest,
+) => HttpResponse | void | Promise<HttpResponse | void>;
 
 export interface ApiOptions {
   readonly registry: Registry;

@@ -19,9 +19,17 @@ export function bodyError(error: unknown): ApiError | undefined {
     // Valid JSON, refused because a member named "__proto__" would rewrite an object's prototype.
     const pointer = typeof body === 'string' ? protoPointer(body) : undefined;
     const at = pointer === undefined ? '' : ` (at ${pointer})`;
-    return ApiError.badRequest(`"__proto__" is not an acceptable member name in a request body${at}`, pointer === undefined ? undefined : { pointer });
+    return ApiError.badRequest(
+      `"__proto__" is not an acceptable member name in a request body${at}`,
+      pointer === undefined ? undefined : { pointer },
+    );
   }
-  const detail = status === 400 ? 'the request body is not valid JSON' : status === 413 ? 'the request body is too large' : 'the request body cannot be read';
+  const detail =
+    status === 400
+      ? 'the request body is not valid JSON'
+      : status === 413
+        ? 'the request body is too large'
+        : 'the request body cannot be read';
   return new ApiError(status, TITLES[status] ?? 'Bad Request', detail);
 }
 

@@ -6,7 +6,8 @@ export function workersOption(argv: readonly string[]): number {
   if (at < 0) return 1;
   const text = argv[at]!.includes('=') ? argv[at]!.split('=')[1] : argv[at + 1];
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`--workers needs a whole number from 1 to 64, not "${text}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    throw new Error(`--workers needs a whole number from 1 to 64, not "${text}"`);
   return n;
 }
 

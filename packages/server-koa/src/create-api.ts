@@ -28,7 +28,10 @@ export type ApiMiddleware = ReturnType<Router<Koa.DefaultState, Koa.DefaultConte
  */
 export function createApi(options: ApiOptions): ApiMiddleware {
   const { registry, format, database } = options;
-  const links: LinkBase = { prefix: options.prefix ?? '/api', ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}) };
+  const links: LinkBase = {
+    prefix: options.prefix ?? '/api',
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+  };
   const maxUrlLength = options.maxUrlLength ?? 8192;
   const executor = new Executor(
     new SqlCompiler(database.knex, database.dialect, registry),
@@ -51,7 +54,8 @@ export function createApi(options: ApiOptions): ApiMiddleware {
   async function answer(ctx: Koa.Context, head: HttpRequest, timer: StageTimer | undefined): Promise<HttpResponse> {
     format.negotiate(head);
     const target = resolveCollection(registry, format, head.route, ctx.path);
-    if (ctx.method === 'OPTIONS') return { status: 204, headers: { allow: [...target.methods, 'HEAD', 'OPTIONS'].join(', ') } };
+    if (ctx.method === 'OPTIONS')
+      return { status: 204, headers: { allow: [...target.methods, 'HEAD', 'OPTIONS'].join(', ') } };
     checkMethod(target, ctx.method);
     const request = await readBody(ctx, head);
     const decoded = format.decode(request, target.collection, decodeContext);

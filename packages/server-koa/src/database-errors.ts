@@ -24,7 +24,13 @@ const CODES: Partial<Record<DatabaseErrorKind, ErrorCode>> = {
 
 /** 503 when no pooled connection came free within knex's `acquireConnectionTimeout`: the server is saturated. */
 export const poolBusy = (): ApiError =>
-  new ApiError(503, 'Service Unavailable', 'every database connection stayed busy; retry the request in a moment', undefined, { 'retry-after': '1' });
+  new ApiError(
+    503,
+    'Service Unavailable',
+    'every database connection stayed busy; retry the request in a moment',
+    undefined,
+    { 'retry-after': '1' },
+  );
 
 /** Whether an error is knex's timeout waiting for a pooled connection. */
 export function isPoolTimeout(error: unknown): boolean {
@@ -58,7 +64,12 @@ export function databaseError(kind: DatabaseErrorKind, fields?: FieldsAtFault): 
  * fields at fault where the database tells their columns: a model of the request's collection first, else
  * the one model of the table the database names.
  */
-export async function classifiedError(database: Database, registry: Registry, route: Route, error: unknown): Promise<ApiError | undefined> {
+export async function classifiedError(
+  database: Database,
+  registry: Registry,
+  route: Route,
+  error: unknown,
+): Promise<ApiError | undefined> {
   const kind = errorKind(database.dialect, error);
   if (!kind) return undefined;
   const place = await database.dialect.errorPlace?.(database.knex, driverError(error)).catch(() => undefined);
@@ -96,10 +107,18 @@ function fieldsAtFault(registry: Registry, route: Route, place: ErrorPlace): Fie
   if (!collection || !names) return undefined;
   // A pointer only into the request's own resource, and only for a single field.
   const [column] = place.columns;
-  if (collection !== own || place.columns.length !== 1 || column === undefined) return { owner: collection.name, names };
+  if (collection !== own || place.columns.length !== 1 || column === undefined)
+    return { owner: collection.name, names };
   const model = collection.model;
   const relationship = shownForeignKey(collection, column);
-  const pointer = column === model.key ? '/data/id' : relationship ? `/data/relationships/${relationship}` : foreignKeyColumns(model).has(column) ? undefined : `/data/attributes/${column}`;
+  const pointer =
+    column === model.key
+      ? '/data/id'
+      : relationship
+        ? `/data/relationships/${relationship}`
+        : foreignKeyColumns(model).has(column)
+          ? undefined
+          : `/data/attributes/${column}`;
   return { owner: collection.name, names, pointer };
 }
 
@@ -116,6 +135,7 @@ function shownNames(collection: CollectionSchema, columns: readonly string[]): s
 
 /** The belongs-to relationship the collection shows that joins on a column, if any. */
 function shownForeignKey(collection: CollectionSchema, column: string): string | undefined {
-  for (const r of collection.relationships.values()) if (r.join.kind === 'belongs-to' && r.join.ownColumn === column) return r.name;
+  for (const r of collection.relationships.values())
+    if (r.join.kind === 'belongs-to' && r.join.ownColumn === column) return r.name;
   return undefined;
 }

@@ -21,7 +21,11 @@ export interface HookContext {
  */
 export interface OperationHooks<O extends Operation = Operation> {
   before?(operation: O, context: HookContext): Operation | void | Promise<Operation | void>;
-  after?(result: OperationResult, operation: O, context: HookContext): OperationResult | void | Promise<OperationResult | void>;
+  after?(
+    result: OperationResult,
+    operation: O,
+    context: HookContext,
+  ): OperationResult | void | Promise<OperationResult | void>;
 }
 
 /** The hooks of one collection: per operation kind, each typed by its kind, and `*` for every kind. */
@@ -71,6 +75,7 @@ export async function runOperation(
     if (hooks.before && (kind === '*' || kind === op.kind)) op = (await hooks.before(op, context)) ?? op;
   }
   let result = await execute(op);
-  for (const { hooks } of applicable(table, op)) if (hooks.after) result = (await hooks.after(result, op, context)) ?? result;
+  for (const { hooks } of applicable(table, op))
+    if (hooks.after) result = (await hooks.after(result, op, context)) ?? result;
   return { operation: op, result };
 }

@@ -8,10 +8,13 @@ export function jsonpCallback(params: URLSearchParams): string | undefined {
   const names = params.getAll('callback');
   if (names.length === 0) return undefined;
   // With two names there is no telling which one the page expects: refuse rather than guess.
-  if (names.length > 1) throw ApiError.badRequest('query parameter callback is given more than once', { parameter: 'callback' });
+  if (names.length > 1)
+    throw ApiError.badRequest('query parameter callback is given more than once', { parameter: 'callback' });
   const name = names[0]!;
   if (name.length > 128 || !IDENTIFIER_PATH.test(name)) {
-    throw ApiError.badRequest('callback must be a JavaScript identifier path such as handle or app.handle', { parameter: 'callback' });
+    throw ApiError.badRequest('callback must be a JavaScript identifier path such as handle or app.handle', {
+      parameter: 'callback',
+    });
   }
   return name;
 }
@@ -23,10 +26,16 @@ export function jsonpCallback(params: URLSearchParams): string | undefined {
  */
 export function wrapJsonp(callback: string, response: HttpResponse, payload: object): HttpResponse {
   // U+2028 and U+2029 are valid in JSON strings but end a line in older JavaScript.
-  const text = JSON.stringify(payload).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const text = JSON.stringify(payload)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return {
     status: 200,
-    headers: { ...response.headers, 'content-type': 'application/javascript; charset=utf-8', 'x-content-type-options': 'nosniff' },
+    headers: {
+      ...response.headers,
+      'content-type': 'application/javascript; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+    },
     body: `/**/${callback}(${text});`,
   };
 }

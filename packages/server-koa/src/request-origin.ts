@@ -24,7 +24,12 @@ function validHost(host: string, protocol: string): string | undefined {
  */
 export function requestOrigin(ctx: Koa.Context): string {
   const claimed = ctx.protocol;
-  const protocol = claimed === 'https' || claimed === 'http' ? claimed : (ctx.req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  const protocol =
+    claimed === 'https' || claimed === 'http'
+      ? claimed
+      : (ctx.req.socket as { encrypted?: boolean }).encrypted
+        ? 'https'
+        : 'http';
   // The raw headers, not ctx.host: Koa reads `a@b` as host `b`, which the client never named.
   const forwarded = ctx.app.proxy ? ctx.get('x-forwarded-host').split(',')[0]!.trim() : '';
   const proxied = forwarded ? validHost(forwarded, protocol) : undefined;

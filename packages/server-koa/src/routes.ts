@@ -9,7 +9,10 @@ export const ROUTES: readonly { path: string; route: (p: Record<string, string>)
     path: '/:collection/:id/relationships/:relation',
     route: (p) => ({ collection: p.collection!, id: p.id!, relation: p.relation!, relationships: true }),
   },
-  { path: '/:collection/:id/:relation', route: (p) => ({ collection: p.collection!, id: p.id!, relation: p.relation! }) },
+  {
+    path: '/:collection/:id/:relation',
+    route: (p) => ({ collection: p.collection!, id: p.id!, relation: p.relation! }),
+  },
   {
     path: '/:collection/:id/:relation/:relatedId',
     route: (p) => ({ collection: p.collection!, id: p.id!, relation: p.relation!, relatedId: p.relatedId! }),

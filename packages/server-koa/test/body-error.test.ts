@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { bodyError } from '../src/body-error.js';
 
 /** What koa-body's parsers throw: an Error with an HTTP status, and for bad JSON the text they read. */
-const thrown = (status: number, message = 'x', body?: string) => Object.assign(new Error(message), { status, ...(body === undefined ? {} : { body }) });
+const thrown = (status: number, message = 'x', body?: string) =>
+  Object.assign(new Error(message), { status, ...(body === undefined ? {} : { body }) });
 const PROTO = 'Object contains forbidden prototype property';
 
 describe('bodyError', () => {
@@ -13,7 +14,11 @@ describe('bodyError', () => {
   });
 
   it('answers 413 to a body over the limit', () => {
-    expect(bodyError(thrown(413, 'request entity too large'))).to.deep.include({ status: 413, title: 'Payload Too Large', detail: 'the request body is too large' });
+    expect(bodyError(thrown(413, 'request entity too large'))).to.deep.include({
+      status: 413,
+      title: 'Payload Too Large',
+      detail: 'the request body is too large',
+    });
   });
 
   it('answers 415 to a body in a charset it cannot read', () => {
@@ -24,8 +29,10 @@ describe('bodyError', () => {
     });
   });
 
-  it('never passes the parser\'s own message on', () => {
-    expect(bodyError(thrown(400, 'Unexpected token < in JSON at position 0'))?.detail).to.equal('the request body is not valid JSON');
+  it("never passes the parser's own message on", () => {
+    expect(bodyError(thrown(400, 'Unexpected token < in JSON at position 0'))?.detail).to.equal(
+      'the request body is not valid JSON',
+    );
   });
 
   describe('a member named __proto__', () => {
@@ -59,7 +66,17 @@ describe('bodyError', () => {
   });
 
   it('is none for errors that are not a refused body', () => {
-    for (const error of [new Error('boom'), thrown(500, 'internal'), thrown(399), thrown(302), { status: '400' }, null, undefined, 'text', 42]) {
+    for (const error of [
+      new Error('boom'),
+      thrown(500, 'internal'),
+      thrown(399),
+      thrown(302),
+      { status: '400' },
+      null,
+      undefined,
+      'text',
+      42,
+    ]) {
       expect(bodyError(error), String(error)).to.equal(undefined);
     }
   });

@@ -10,7 +10,13 @@ describe('databaseError', () => {
     ['unique-violation', 409, 'Conflict', 'a resource with the same unique value exists already', 'unique-violation'],
     ['not-null-violation', 400, 'Bad Request', 'a required field is missing or null'],
     ['foreign-key-missing', 404, 'Not Found', 'a related resource does not exist'],
-    ['foreign-key-referenced', 409, 'Conflict', 'the resource is still referenced by other resources', 'still-referenced'],
+    [
+      'foreign-key-referenced',
+      409,
+      'Conflict',
+      'the resource is still referenced by other resources',
+      'still-referenced',
+    ],
     ['check-violation', 400, 'Bad Request', 'a value breaks a constraint of the database'],
     ['invalid-value', 400, 'Bad Request', 'a value is not valid for its field'],
     ['out-of-range', 400, 'Bad Request', 'a number is out of the range its field holds'],
@@ -22,7 +28,14 @@ describe('databaseError', () => {
     it(`answers ${kind} with ${status}`, () => {
       const e = databaseError(kind);
       expect(e).to.be.instanceOf(ApiError);
-      expect({ status: e.status, title: e.title, detail: e.detail, code: e.code, source: e.source, headers: e.headers }).to.deep.equal({
+      expect({
+        status: e.status,
+        title: e.title,
+        detail: e.detail,
+        code: e.code,
+        source: e.source,
+        headers: e.headers,
+      }).to.deep.equal({
         status,
         title,
         detail,
@@ -34,7 +47,9 @@ describe('databaseError', () => {
   }
 
   it('names the fields of a unique violation, one or together, with the pointer given', () => {
-    expect(databaseError('unique-violation', { owner: 'person', names: ['email'], pointer: '/data/attributes/email' })).to.deep.include({
+    expect(
+      databaseError('unique-violation', { owner: 'person', names: ['email'], pointer: '/data/attributes/email' }),
+    ).to.deep.include({
       status: 409,
       detail: '"email" must be unique: another person has the same value',
       source: { pointer: '/data/attributes/email' },
@@ -46,7 +61,9 @@ describe('databaseError', () => {
   });
 
   it('names the field of a number out of range', () => {
-    expect(databaseError('out-of-range', { owner: 'person', names: ['age'], pointer: '/data/attributes/age' })).to.deep.include({
+    expect(
+      databaseError('out-of-range', { owner: 'person', names: ['age'], pointer: '/data/attributes/age' }),
+    ).to.deep.include({
       status: 400,
       detail: '"age": the number is out of the range the field holds',
       source: { pointer: '/data/attributes/age' },
@@ -54,7 +71,9 @@ describe('databaseError', () => {
   });
 
   it('keeps the generic detail of other kinds, with the pointer', () => {
-    expect(databaseError('not-null-violation', { owner: 'person', names: ['name'], pointer: '/data/attributes/name' })).to.deep.include({
+    expect(
+      databaseError('not-null-violation', { owner: 'person', names: ['name'], pointer: '/data/attributes/name' }),
+    ).to.deep.include({
       detail: 'a required field is missing or null',
       source: { pointer: '/data/attributes/name' },
     });
@@ -71,9 +90,17 @@ describe('pool saturation', () => {
     });
   });
 
-  it('is recognised by knex\'s timeout error only', () => {
-    expect(isPoolTimeout(Object.assign(new Error('Knex: Timeout acquiring a connection'), { name: 'KnexTimeoutError' }))).to.equal(true);
-    for (const e of [new Error('Knex: Timeout acquiring a connection'), { name: 'TimeoutError' }, null, undefined, 'KnexTimeoutError']) {
+  it("is recognised by knex's timeout error only", () => {
+    expect(
+      isPoolTimeout(Object.assign(new Error('Knex: Timeout acquiring a connection'), { name: 'KnexTimeoutError' })),
+    ).to.equal(true);
+    for (const e of [
+      new Error('Knex: Timeout acquiring a connection'),
+      { name: 'TimeoutError' },
+      null,
+      undefined,
+      'KnexTimeoutError',
+    ]) {
       expect(isPoolTimeout(e), String(e)).to.equal(false);
     }
   });
@@ -90,7 +117,14 @@ describe('classifiedError', () => {
       { name: 'last', type: 'string', nullable: true },
       { name: 'team_id', type: 'integer', nullable: true },
     ],
-    relationships: [{ name: 'team', cardinality: 'one', target: 'Team', join: { kind: 'belongs-to', ownColumn: 'team_id', targetColumn: 'id' } }],
+    relationships: [
+      {
+        name: 'team',
+        cardinality: 'one',
+        target: 'Team',
+        join: { kind: 'belongs-to', ownColumn: 'team_id', targetColumn: 'id' },
+      },
+    ],
   });
   const team = defineModel({
     name: 'Team',
@@ -101,8 +135,22 @@ describe('classifiedError', () => {
     ],
   });
   // Two models of one table: the database's table names neither for sure.
-  const audit = defineModel({ name: 'Audit', table: 'log', columns: [{ name: 'id', type: 'integer', nullable: false }, { name: 'at', type: 'integer', nullable: true }] });
-  const auditView = defineModel({ name: 'AuditView', table: 'log', columns: [{ name: 'id', type: 'integer', nullable: false }, { name: 'at', type: 'integer', nullable: true }] });
+  const audit = defineModel({
+    name: 'Audit',
+    table: 'log',
+    columns: [
+      { name: 'id', type: 'integer', nullable: false },
+      { name: 'at', type: 'integer', nullable: true },
+    ],
+  });
+  const auditView = defineModel({
+    name: 'AuditView',
+    table: 'log',
+    columns: [
+      { name: 'id', type: 'integer', nullable: false },
+      { name: 'at', type: 'integer', nullable: true },
+    ],
+  });
   const registry = new Registry([
     { model: person, options: { name: 'people' } },
     { model: team, options: { name: 'teams' } },
@@ -130,7 +178,7 @@ describe('classifiedError', () => {
     expect(await classify(undefined, { columns: ['email'] })).to.equal(undefined);
   });
 
-  it('points at the attribute of the request\'s own resource', async () => {
+  it("points at the attribute of the request's own resource", async () => {
     expect(await classify('unique-violation', { table: 'person', columns: ['email'] })).to.deep.include({
       status: 409,
       detail: '"email" must be unique: another people has the same value',
@@ -139,13 +187,19 @@ describe('classifiedError', () => {
     });
   });
 
-  it('takes the request\'s own collection when the database names no table', async () => {
-    expect((await classify('out-of-range', { columns: ['first'] }))?.source).to.deep.equal({ pointer: '/data/attributes/first' });
+  it("takes the request's own collection when the database names no table", async () => {
+    expect((await classify('out-of-range', { columns: ['first'] }))?.source).to.deep.equal({
+      pointer: '/data/attributes/first',
+    });
   });
 
   it('points at data.id for the key and at the relationship for a foreign key', async () => {
-    expect((await classify('unique-violation', { table: 'person', columns: ['id'] }))?.source).to.deep.equal({ pointer: '/data/id' });
-    expect((await classify('out-of-range', { table: 'person', columns: ['team_id'] }))?.source).to.deep.equal({ pointer: '/data/relationships/team' });
+    expect((await classify('unique-violation', { table: 'person', columns: ['id'] }))?.source).to.deep.equal({
+      pointer: '/data/id',
+    });
+    expect((await classify('out-of-range', { table: 'person', columns: ['team_id'] }))?.source).to.deep.equal({
+      pointer: '/data/relationships/team',
+    });
   });
 
   it('names several columns together without a pointer', async () => {
@@ -154,7 +208,7 @@ describe('classifiedError', () => {
     expect(e?.source).to.equal(undefined);
   });
 
-  it('names the fields of another table\'s one model, by its collection, without a pointer', async () => {
+  it("names the fields of another table's one model, by its collection, without a pointer", async () => {
     const e = await classify('unique-violation', { table: 'team', columns: ['title'] });
     expect(e?.detail).to.equal('"title" must be unique: another teams has the same value');
     expect(e?.source).to.equal(undefined);
@@ -179,7 +233,10 @@ describe('classifiedError', () => {
   }
 
   it('answers the kind of every classified error, placed or not', async () => {
-    expect(await classify('timeout', null)).to.deep.include({ status: 503, detail: 'the query took too long and was cancelled' });
+    expect(await classify('timeout', null)).to.deep.include({
+      status: 503,
+      detail: 'the query took too long and was cancelled',
+    });
     expect(await classify('foreign-key-referenced', { table: 'person', columns: ['id'] })).to.deep.include({
       status: 409,
       detail: 'the resource is still referenced by other resources',
@@ -210,8 +267,18 @@ describe('classifiedError: only the fields a collection shows', () => {
       { name: 'mentor_id', type: 'integer', nullable: true },
     ],
     relationships: [
-      { name: 'team', cardinality: 'one', target: 'Team', join: { kind: 'belongs-to', ownColumn: 'team_id', targetColumn: 'id' } },
-      { name: 'mentor', cardinality: 'one', target: 'User', join: { kind: 'belongs-to', ownColumn: 'mentor_id', targetColumn: 'id' } },
+      {
+        name: 'team',
+        cardinality: 'one',
+        target: 'Team',
+        join: { kind: 'belongs-to', ownColumn: 'team_id', targetColumn: 'id' },
+      },
+      {
+        name: 'mentor',
+        cardinality: 'one',
+        target: 'User',
+        join: { kind: 'belongs-to', ownColumn: 'mentor_id', targetColumn: 'id' },
+      },
     ],
   });
   const registry = new Registry([
@@ -224,8 +291,12 @@ describe('classifiedError: only the fields a collection shows', () => {
   ]);
   const GENERIC = 'a resource with the same unique value exists already';
   const database = (place: ErrorPlace): Database =>
-    ({ knex: undefined, dialect: { classifyError: () => 'unique-violation', errorPlace: async () => place } }) as unknown as Database;
-  const classify = (collection: string, place: ErrorPlace) => classifiedError(database(place), registry, { collection }, new Error('duplicate key'));
+    ({
+      knex: undefined,
+      dialect: { classifyError: () => 'unique-violation', errorPlace: async () => place },
+    }) as unknown as Database;
+  const classify = (collection: string, place: ErrorPlace) =>
+    classifiedError(database(place), registry, { collection }, new Error('duplicate key'));
 
   const HIDDEN: [string, string, ErrorPlace][] = [
     ['an excluded column', 'users', { table: 'app_user', columns: ['api_token'] }],
@@ -233,7 +304,11 @@ describe('classifiedError: only the fields a collection shows', () => {
     ['an excluded column among shown ones', 'users', { table: 'app_user', columns: ['email', 'api_token'] }],
     ['a column outside `only`', 'user_names', { table: 'app_user', columns: ['api_token'] }],
     ['a foreign key outside `only`, its relationship too', 'user_names', { table: 'app_user', columns: ['team_id'] }],
-    ['a column of another table that no collection of its model shows', 'teams', { table: 'app_user', columns: ['api_token'] }],
+    [
+      'a column of another table that no collection of its model shows',
+      'teams',
+      { table: 'app_user', columns: ['api_token'] },
+    ],
   ];
   for (const [why, collection, place] of HIDDEN) {
     it(`keeps the generic detail, without pointer, for ${why}`, async () => {
@@ -249,7 +324,9 @@ describe('classifiedError: only the fields a collection shows', () => {
       detail: '"email" must be unique: another users has the same value',
       source: { pointer: '/data/attributes/email' },
     });
-    expect((await classify('user_names', { table: 'app_user', columns: ['id'] }))?.source).to.deep.equal({ pointer: '/data/id' });
+    expect((await classify('user_names', { table: 'app_user', columns: ['id'] }))?.source).to.deep.equal({
+      pointer: '/data/id',
+    });
   });
 
   it('names a hidden foreign key by the relationship the collection shows', async () => {
@@ -269,6 +346,8 @@ describe('classifiedError: only the fields a collection shows', () => {
     const e = await classify('users', { table: 'team', columns: ['secret'] });
     expect(e?.detail).to.equal('"secret" must be unique: another team_secrets has the same value');
     expect(e?.source).to.equal(undefined);
-    expect((await classify('users', { table: 'team', columns: ['title'] }))?.detail).to.equal('"title" must be unique: another teams has the same value');
+    expect((await classify('users', { table: 'team', columns: ['title'] }))?.detail).to.equal(
+      '"title" must be unique: another teams has the same value',
+    );
   });
 });

@@ -6,19 +6,37 @@ import type { HookContext, HookTable, OperationHooks } from '../src/index.js';
 import { hooksFor, runOperation } from '../src/hooks.js';
 
 const model = (name: string, table: string) =>
-  defineModel({ name, table, columns: [{ name: 'id', type: 'integer', nullable: false }, { name: 'age', type: 'integer', nullable: true }] });
+  defineModel({
+    name,
+    table,
+    columns: [
+      { name: 'id', type: 'integer', nullable: false },
+      { name: 'age', type: 'integer', nullable: true },
+    ],
+  });
 const registry = new Registry([{ model: model('Person', 'person') }, { model: model('Article', 'article') }]);
 const person = registry.collection('person')!;
 const article = registry.collection('article')!;
 
 const list: Operation = { kind: 'list', collection: person, query: emptyReadQuery() };
 const fetch: Operation = { kind: 'fetch', collection: person, id: '1', query: emptyReadQuery() };
-const request: HttpRequest = { method: 'GET', url: new URL('http://example.com/api/person'), base: 'http://example.com/api', route: { collection: 'person' }, headers: {}, hasBody: false };
+const request: HttpRequest = {
+  method: 'GET',
+  url: new URL('http://example.com/api/person'),
+  base: 'http://example.com/api',
+  route: { collection: 'person' },
+  headers: {},
+  hasBody: false,
+};
 const context: HookContext = { request, state: { user: 'ann' } };
 const empty: OperationResult = { kind: 'collection', resources: [], total: 0, paging: { offset: 0 } };
 
 /** Hooks that note each call in `log` under `name`, and may change what they see. */
-function noting(log: string[], name: string, change: Partial<{ before: Operation; after: OperationResult }> = {}): OperationHooks {
+function noting(
+  log: string[],
+  name: string,
+  change: Partial<{ before: Operation; after: OperationResult }> = {},
+): OperationHooks {
   return {
     before: (op) => {
       log.push(`${name}.before(${op.kind})`);
@@ -38,7 +56,7 @@ describe('hooksFor', () => {
     expect(hooksFor({ person: { fetch: {} } }, list)).to.deep.equal([]);
   });
 
-  it('orders them most specific first: the collection\'s kind, its *, then *\'s kind and *', () => {
+  it("orders them most specific first: the collection's kind, its *, then *'s kind and *", () => {
     const [pk, ps, sk, ss] = [{}, {}, {}, {}] as OperationHooks[];
     const table = { person: { list: pk, '*': ps }, '*': { list: sk, '*': ss }, article: { list: {} } } as HookTable;
     const found = hooksFor(table, list);
@@ -71,7 +89,13 @@ describe('runOperation', () => {
       log.push(`execute(${op.kind})`);
       return empty;
     });
-    expect(log).to.deep.equal(['person.list.before(list)', '*.*.before(list)', 'execute(list)', 'person.list.after(list)', '*.*.after(list)']);
+    expect(log).to.deep.equal([
+      'person.list.before(list)',
+      '*.*.before(list)',
+      'execute(list)',
+      'person.list.after(list)',
+      '*.*.after(list)',
+    ]);
     expect(seen).to.deep.equal([context]);
     expect(operation).to.equal(list);
     expect(result).to.equal(empty);
@@ -84,7 +108,13 @@ describe('runOperation', () => {
   });
 
   it('passes on the operation a before hook returns, and the result an after hook returns', async () => {
-    const adults: Operation = { ...list, query: { ...emptyReadQuery(), filter: { kind: 'compare', field: { relations: [], column: 'age' }, op: 'ge', value: 18 } } };
+    const adults: Operation = {
+      ...list,
+      query: {
+        ...emptyReadQuery(),
+        filter: { kind: 'compare', field: { relations: [], column: 'age' }, op: 'ge', value: 18 },
+      },
+    };
     const counted: OperationResult = { ...empty, total: 99 };
     const executed: Operation[] = [];
     const table: HookTable = { person: { list: { before: async () => adults, after: async () => counted } } };

@@ -11,14 +11,39 @@ describe('jsonpCallback', () => {
     expect(callbackOf('sort=age')).to.equal(undefined);
   });
 
-  const VALID = ['cb', 'handle', 'app.handle', 'a.b.c', '$', '_', '$jq_1.cb2', 'jQuery3310_1700000000000', 'x'.repeat(128)];
+  const VALID = [
+    'cb',
+    'handle',
+    'app.handle',
+    'a.b.c',
+    '$',
+    '_',
+    '$jq_1.cb2',
+    'jQuery3310_1700000000000',
+    'x'.repeat(128),
+  ];
   for (const name of VALID) {
     it(`takes ${name.length > 20 ? `a name of ${name.length} characters` : name}`, () => {
       expect(callbackOf(`callback=${encodeURIComponent(name)}`)).to.equal(name);
     });
   }
 
-  const INVALID = ['', '1a', 'a..b', 'a.', '.a', 'a.1b', 'alert(1)', 'a-b', 'a[0]', 'a b', 'x;y', 'a/**/b', 'é', 'x'.repeat(129)];
+  const INVALID = [
+    '',
+    '1a',
+    'a..b',
+    'a.',
+    '.a',
+    'a.1b',
+    'alert(1)',
+    'a-b',
+    'a[0]',
+    'a b',
+    'x;y',
+    'a/**/b',
+    'é',
+    'x'.repeat(129),
+  ];
   for (const name of INVALID) {
     it(`answers 400 to ${JSON.stringify(name.length > 20 ? `${name.length} characters` : name)}`, () => {
       let error: unknown;
@@ -45,18 +70,30 @@ describe('jsonpCallback', () => {
         error = e;
       }
       expect(error, query).to.be.instanceOf(ApiError);
-      expect(error).to.deep.include({ status: 400, detail: 'query parameter callback is given more than once', source: { parameter: 'callback' } });
+      expect(error).to.deep.include({
+        status: 400,
+        detail: 'query parameter callback is given more than once',
+        source: { parameter: 'callback' },
+      });
     }
   });
 });
 
 describe('wrapJsonp', () => {
-  const response: HttpResponse = { status: 404, headers: { 'content-type': 'application/json', link: '<x>; rel="first"' }, body: { message: 'gone' } };
+  const response: HttpResponse = {
+    status: 404,
+    headers: { 'content-type': 'application/json', link: '<x>; rel="first"' },
+    body: { message: 'gone' },
+  };
 
   it('writes the script as JavaScript with status 200, keeping the other headers', () => {
     expect(wrapJsonp('app.cb', response, { meta: { status: 404 }, data: { message: 'gone' } })).to.deep.equal({
       status: 200,
-      headers: { 'content-type': 'application/javascript; charset=utf-8', link: '<x>; rel="first"', 'x-content-type-options': 'nosniff' },
+      headers: {
+        'content-type': 'application/javascript; charset=utf-8',
+        link: '<x>; rel="first"',
+        'x-content-type-options': 'nosniff',
+      },
       body: '/**/app.cb({"meta":{"status":404},"data":{"message":"gone"}});',
     });
   });
@@ -68,6 +105,10 @@ describe('wrapJsonp', () => {
 
   it('leaves the response it wraps unchanged', () => {
     wrapJsonp('cb', response, {});
-    expect(response).to.deep.equal({ status: 404, headers: { 'content-type': 'application/json', link: '<x>; rel="first"' }, body: { message: 'gone' } });
+    expect(response).to.deep.equal({
+      status: 404,
+      headers: { 'content-type': 'application/json', link: '<x>; rel="first"' },
+      body: { message: 'gone' },
+    });
   });
 });

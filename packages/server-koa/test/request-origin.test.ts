@@ -44,7 +44,16 @@ describe('requestOrigin', () => {
     });
   }
 
-  const REFUSED = ['a@b', 'example.com/evil', 'example.com:70000', 'example.com:', 'exa mple.com', '[::g]', 'example.com:80:80', '%65xample.com'];
+  const REFUSED = [
+    'a@b',
+    'example.com/evil',
+    'example.com:70000',
+    'example.com:',
+    'exa mple.com',
+    '[::g]',
+    'example.com:80:80',
+    '%65xample.com',
+  ];
   for (const host of REFUSED) {
     it(`answers 400 to Host ${JSON.stringify(host)}`, () => {
       const e = refused(() => requestOrigin(context({ host })));
@@ -68,7 +77,10 @@ describe('requestOrigin', () => {
 
   describe('behind a proxy (app.proxy)', () => {
     it('takes the first forwarded host and the forwarded scheme', () => {
-      const ctx = context({ host: 'internal:3000', 'x-forwarded-host': 'public.example, proxy.internal', 'x-forwarded-proto': 'https' }, { proxy: true });
+      const ctx = context(
+        { host: 'internal:3000', 'x-forwarded-host': 'public.example, proxy.internal', 'x-forwarded-proto': 'https' },
+        { proxy: true },
+      );
       expect(requestOrigin(ctx)).to.equal('https://public.example');
     });
 

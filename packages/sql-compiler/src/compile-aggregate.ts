@@ -14,7 +14,12 @@ const SQL: Readonly<Record<string, string>> = { avg: 'avg', sum: 'sum', count: '
 const SELECT_LISTS_PER_MODEL = 200;
 
 /** The select list of an evaluation, compiled once per dialect, model and function list. */
-function selectList(ctx: CompileContext, model: ModelSchema, alias: string, functions: readonly FunctionCall[]): Knex.Raw {
+function selectList(
+  ctx: CompileContext,
+  model: ModelSchema,
+  alias: string,
+  functions: readonly FunctionCall[],
+): Knex.Raw {
   const { knex, dialect } = ctx;
   const key = `aggregate ${alias} ${functions.map((f) => `${f.name}(${f.column})`).join(' ')}`;
   const build = () => {
@@ -24,7 +29,8 @@ function selectList(ctx: CompileContext, model: ModelSchema, alias: string, func
       const column = model.columns.get(f.column)!;
       let arg = dialect.readColumn(knex, `${alias}.${sqlColumn(column)}`, column);
       // min and max of text follow code points on every dialect, as sorting does, whatever the collation.
-      if ((fn === 'min' || fn === 'max') && column.type === 'string' && dialect.exactText) arg = dialect.exactText(knex, arg);
+      if ((fn === 'min' || fn === 'max') && column.type === 'string' && dialect.exactText)
+        arg = dialect.exactText(knex, arg);
       if (fn === 'avg' && dialect.averageArgument) arg = dialect.averageArgument(knex, arg);
       return knex.raw(`${fn}(?) as ??`, [arg, `f${i}`]);
     });
@@ -34,7 +40,12 @@ function selectList(ctx: CompileContext, model: ModelSchema, alias: string, func
 }
 
 /** One row holding `f0`, `f1`, … : the functions over every row the filter matches. */
-function aggregateQuery(ctx: CompileContext, model: ModelSchema, functions: readonly FunctionCall[], filter?: Filter): Knex.QueryBuilder {
+function aggregateQuery(
+  ctx: CompileContext,
+  model: ModelSchema,
+  functions: readonly FunctionCall[],
+  filter?: Filter,
+): Knex.QueryBuilder {
   const t = ctx.aliases.next();
   const qb = ctx.knex.from({ [t]: model.table }).select(selectList(ctx, model, t, functions));
   if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
@@ -47,16 +58,32 @@ function aggregateQuery(ctx: CompileContext, model: ModelSchema, functions: read
  * which depends only on the model and the function list, is compiled once per shape (within the same bound
  * as the select lists).
  */
-export function compileAggregate(ctx: CompileContext, model: ModelSchema, functions: readonly FunctionCall[], filter?: Filter): Statement<unknown[]> {
+export function compileAggregate(
+  ctx: CompileContext,
+  model: ModelSchema,
+  functions: readonly FunctionCall[],
+  filter?: Filter,
+): Statement<unknown[]> {
   const decode = ({ rows }: Executed) => decodeAggregates(ctx.dialect, model, functions, rows[0] ?? {});
   if (filter) return statementOf(aggregateQuery(ctx, model, functions, filter), decode);
   const key = `aggregate statement ${functions.map((f) => `${f.name}(${f.column})`).join(' ')}`;
-  const sql = compiledText(ctx.dialect, model, key, () => aggregateQuery(ctx, model, functions).toSQL().toNative().sql, SELECT_LISTS_PER_MODEL);
+  const sql = compiledText(
+    ctx.dialect,
+    model,
+    key,
+    () => aggregateQuery(ctx, model, functions).toSQL().toNative().sql,
+    SELECT_LISTS_PER_MODEL,
+  );
   return { sql, bindings: [], method: 'select', decode };
 }
 
 /** Results as JSON values: numbers for count/sum/avg on every dialect, column values for min/max. */
-export function decodeAggregates(dialect: Dialect, model: ModelSchema, functions: readonly FunctionCall[], row: Record<string, unknown>): unknown[] {
+export function decodeAggregates(
+  dialect: Dialect,
+  model: ModelSchema,
+  functions: readonly FunctionCall[],
+  row: Record<string, unknown>,
+): unknown[] {
   return functions.map((f, i) => {
     const raw = row[`f${i}`];
     if (raw === null || raw === undefined) return f.name === 'count' ? 0 : null;

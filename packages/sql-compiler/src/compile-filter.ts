@@ -1,7 +1,13 @@
 import type { ColumnSchema, ModelSchema } from '@colapi/schema';
 import { ApiError, NETWORK_OPERATORS, isNow, type Filter, type ScalarValue } from '@colapi/query-ast';
 import type { Knex } from 'knex';
-import { comparableExpression, fieldColumn, fieldExpression, targetModel, type CompileContext } from './field-expression.js';
+import {
+  comparableExpression,
+  fieldColumn,
+  fieldExpression,
+  targetModel,
+  type CompileContext,
+} from './field-expression.js';
 
 const COMPARISON: Record<string, string> = { eq: '=', ne: '<>', gt: '>', lt: '<', ge: '>=', le: '<=' };
 
@@ -49,7 +55,9 @@ export function compileFilter(ctx: CompileContext, model: ModelSchema, alias: st
       if (NETWORK_OPERATORS.has(filter.op)) {
         if (!dialect.networkCompare) {
           // The parsers refuse these first, naming the parameter; this guards a format that does not ask.
-          throw ApiError.badRequest(`network address operators need PostgreSQL's inet type; this server runs on ${dialect.name}`);
+          throw ApiError.badRequest(
+            `network address operators need PostgreSQL's inet type; this server runs on ${dialect.name}`,
+          );
         }
         return dialect.networkCompare(knex, expr, filter.op, filter.value as string);
       }

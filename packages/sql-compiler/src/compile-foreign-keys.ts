@@ -11,14 +11,30 @@ function hasJoin(rel: RelationshipSchema) {
 }
 
 /** Points the targets with these keys at the owner whose join value is `own`: `update target set fk = own`. */
-export function compileSetForeignKeys(ctx: CompileContext, rel: RelationshipSchema, own: unknown, keys: readonly unknown[]): Statement<number> {
+export function compileSetForeignKeys(
+  ctx: CompileContext,
+  rel: RelationshipSchema,
+  own: unknown,
+  keys: readonly unknown[],
+): Statement<number> {
   const target = targetModel(ctx, rel);
   const fk = hasJoin(rel).targetColumn;
-  return statementOf(ctx.knex(target.table).whereIn(target.key, keys as Knex.Value[]).update({ [fk]: own }), affectedOf);
+  return statementOf(
+    ctx
+      .knex(target.table)
+      .whereIn(target.key, keys as Knex.Value[])
+      .update({ [fk]: own }),
+    affectedOf,
+  );
 }
 
 /** Unsets the foreign key of the owner's targets that `keys` selects (by target key): `update target set fk = null`. */
-export function compileClearForeignKeys(ctx: CompileContext, rel: RelationshipSchema, own: unknown, keys: Selection): Statement<number> {
+export function compileClearForeignKeys(
+  ctx: CompileContext,
+  rel: RelationshipSchema,
+  own: unknown,
+  keys: Selection,
+): Statement<number> {
   const target = targetModel(ctx, rel);
   const fk = hasJoin(rel).targetColumn;
   const qb = ctx.knex(target.table).where(fk, own as Knex.Value);
@@ -29,6 +45,9 @@ export function compileClearForeignKeys(ctx: CompileContext, rel: RelationshipSc
 /** Whether any target still refers to the owner whose join value is `own` (a delete is then refused). */
 export function compileReferencing(ctx: CompileContext, rel: RelationshipSchema, own: unknown): Statement<boolean> {
   const target = targetModel(ctx, rel);
-  const qb = ctx.knex(target.table).where(hasJoin(rel).targetColumn, own as Knex.Value).first(target.key);
+  const qb = ctx
+    .knex(target.table)
+    .where(hasJoin(rel).targetColumn, own as Knex.Value)
+    .first(target.key);
   return statementOf(qb, ({ rows }) => rows.length > 0);
 }

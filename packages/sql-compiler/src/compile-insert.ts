@@ -13,11 +13,17 @@ import { storedValue, storedValues } from './stored-values.js';
  * INSERT of one row, answering the key of the row it wrote: the one RETURNING gives where the dialect
  * `returning`, else the one the driver tells (MySQL's insertId). A key the client chose is in `values`.
  */
-export function compileInsert(ctx: CompileContext, model: ModelSchema, values: Readonly<Record<string, unknown>>): Statement<unknown> {
+export function compileInsert(
+  ctx: CompileContext,
+  model: ModelSchema,
+  values: Readonly<Record<string, unknown>>,
+): Statement<unknown> {
   const row = storedValues(ctx, model, values);
   // An empty row is fine: knex writes each dialect's form of an all-defaults insert.
   const insert = ctx.knex(model.table).insert(row);
-  return statementOf(ctx.dialect.returning ? insert.returning(model.key) : insert, ({ rows, insertId }) => (rows.length ? rows[0]![model.key] : insertId));
+  return statementOf(ctx.dialect.returning ? insert.returning(model.key) : insert, ({ rows, insertId }) =>
+    rows.length ? rows[0]![model.key] : insertId,
+  );
 }
 
 /** Distinct INSERT texts kept per model: the written columns are the client's choice. */
@@ -50,7 +56,8 @@ export function compileInsertReturning(
     if (!column) throw new Error(`model ${model.name} has no column ${name}`);
     const value = values[name];
     // The dialect's expression as text, rather than a Raw to compile on every create.
-    const expression = value === null || value === undefined || isNow(value) ? undefined : dialect.writeExpression?.(column, value);
+    const expression =
+      value === null || value === undefined || isNow(value) ? undefined : dialect.writeExpression?.(column, value);
     const stored = expression === undefined ? storedValue(ctx, column, value) : value;
     if (isRaw(stored)) {
       const compiled = stored.toSQL();
@@ -71,7 +78,15 @@ export function compileInsertReturning(
       // Compiled with the values of this first create, then kept in the driver's placeholders: the values
       // of a later create of the same shape take the same positions.
       const insert = columns.length
-        ? knex.raw(`insert into ?? (${columns.map(() => '??').join(', ')}) values (${expressions.join(', ')}) returning ?`, [model.table, ...columns.map((c) => sqlColumn(model.columns.get(c)!)), ...(bindings as Knex.Value[]), returning])
+        ? knex.raw(
+            `insert into ?? (${columns.map(() => '??').join(', ')}) values (${expressions.join(', ')}) returning ?`,
+            [
+              model.table,
+              ...columns.map((c) => sqlColumn(model.columns.get(c)!)),
+              ...(bindings as Knex.Value[]),
+              returning,
+            ],
+          )
         : knex.raw('insert into ?? default values returning ?', [model.table, returning]);
       return insert.toSQL().toNative().sql;
     },

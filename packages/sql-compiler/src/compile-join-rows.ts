@@ -14,9 +14,15 @@ function through(rel: RelationshipSchema) {
  * Join rows from the owner whose join value is `own` to targets with these join values. A row that is
  * there already (a concurrent request may add it) is left as it is, so appending stays idempotent.
  */
-export function compileInsertJoinRows(ctx: CompileContext, rel: RelationshipSchema, own: unknown, values: readonly unknown[]): Statement<number> {
+export function compileInsertJoinRows(
+  ctx: CompileContext,
+  rel: RelationshipSchema,
+  own: unknown,
+  values: readonly unknown[],
+): Statement<number> {
   const t = through(rel);
-  const insert = ctx.knex(t.table)
+  const insert = ctx
+    .knex(t.table)
     .insert(values.map((v) => ({ [t.ownColumn]: own, [t.targetColumn]: v })))
     .onConflict([t.ownColumn, t.targetColumn])
     .merge([t.ownColumn]);
@@ -24,7 +30,12 @@ export function compileInsertJoinRows(ctx: CompileContext, rel: RelationshipSche
 }
 
 /** Deletes the owner's join rows that `values` selects (by the target's join value). */
-export function compileDeleteJoinRows(ctx: CompileContext, rel: RelationshipSchema, own: unknown, values: Selection): Statement<number> {
+export function compileDeleteJoinRows(
+  ctx: CompileContext,
+  rel: RelationshipSchema,
+  own: unknown,
+  values: Selection,
+): Statement<number> {
   const t = through(rel);
   const qb = ctx.knex(t.table).where(t.ownColumn, own as Knex.Value);
   applySelection(qb, t.targetColumn, values);
@@ -32,8 +43,17 @@ export function compileDeleteJoinRows(ctx: CompileContext, rel: RelationshipSche
 }
 
 /** Which of these target join values the owner is joined to already, as text. */
-export function compileJoinedValues(ctx: CompileContext, rel: RelationshipSchema, own: unknown, values: readonly unknown[]): Statement<Set<string>> {
+export function compileJoinedValues(
+  ctx: CompileContext,
+  rel: RelationshipSchema,
+  own: unknown,
+  values: readonly unknown[],
+): Statement<Set<string>> {
   const t = through(rel);
-  const qb = ctx.knex(t.table).where(t.ownColumn, own as Knex.Value).whereIn(t.targetColumn, values as Knex.Value[]).select(t.targetColumn);
+  const qb = ctx
+    .knex(t.table)
+    .where(t.ownColumn, own as Knex.Value)
+    .whereIn(t.targetColumn, values as Knex.Value[])
+    .select(t.targetColumn);
   return statementOf(qb, ({ rows }) => new Set(rows.map((r) => String(r[t.targetColumn]))));
 }

@@ -4,9 +4,16 @@ import { targetModel, type CompileContext } from './field-expression.js';
 import { statementOf, type Statement } from './statement.js';
 
 /** The join values of the targets of a relationship with these keys, by key as text (when the relationship does not join on the target's key). */
-export function compileJoinValues(ctx: CompileContext, rel: RelationshipSchema, keys: readonly unknown[]): Statement<Map<string, unknown>> {
+export function compileJoinValues(
+  ctx: CompileContext,
+  rel: RelationshipSchema,
+  keys: readonly unknown[],
+): Statement<Map<string, unknown>> {
   const target = targetModel(ctx, rel);
   const column = rel.join.targetColumn;
-  const qb = ctx.knex(target.table).whereIn(target.key, keys as Knex.Value[]).select(target.key, column);
+  const qb = ctx
+    .knex(target.table)
+    .whereIn(target.key, keys as Knex.Value[])
+    .select(target.key, column);
   return statementOf(qb, ({ rows }) => new Map(rows.map((r) => [String(r[target.key]), r[column]])));
 }

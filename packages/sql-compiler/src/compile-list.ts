@@ -45,7 +45,14 @@ export interface ListPlan {
   readonly carried: ReadonlySet<string>;
 }
 
-function restrict(ctx: CompileContext, qb: Knex.QueryBuilder, model: ModelSchema, alias: string, filter?: Filter, scope?: Scope) {
+function restrict(
+  ctx: CompileContext,
+  qb: Knex.QueryBuilder,
+  model: ModelSchema,
+  alias: string,
+  filter?: Filter,
+  scope?: Scope,
+) {
   if (scope) applyScope(ctx, qb, alias, scope);
   if (filter) qb.whereRaw('?', [compileFilter(ctx, model, alias, filter)]);
 }
@@ -59,7 +66,11 @@ export function compileList(ctx: CompileContext, request: ListRequest): ListPlan
   const { knex, dialect } = ctx;
   const { collection, query, scope } = request;
   const model = collection.model;
-  const linkage = rowLinkage(ctx, request.relations, query.single || (query.paging.offset === 0 && query.sort.length === 0));
+  const linkage = rowLinkage(
+    ctx,
+    request.relations,
+    query.single || (query.paging.offset === 0 && query.sort.length === 0),
+  );
   const t0 = ctx.aliases.next();
   const rows = knex.from({ [t0]: model.table }).select(selectColumns(ctx, model, t0), ...linkage.columns(t0));
   let counted: Knex.QueryBuilder;
@@ -88,11 +99,16 @@ export function compileList(ctx: CompileContext, request: ListRequest): ListPlan
     if (query.paging.offset > 0) rows.offset(query.paging.offset);
   }
   const decode = resourceRowDecoder(dialect, model, linkage);
-  const statements: Statement<Partial<ListAnswer>>[] = [statementOf(rows, (answer) => ({ rows: answer.rows.map(decode) }))];
+  const statements: Statement<Partial<ListAnswer>>[] = [
+    statementOf(rows, (answer) => ({ rows: answer.rows.map(decode) })),
+  ];
   const total = query.single ? 'none' : (request.total ?? collection.total);
   let fallback: Statement<Partial<ListAnswer>> | undefined;
   // An estimate is of the whole table: only for a read that restricts nothing.
-  const estimate = total === 'estimated' && !query.filter && !scope && query.group.length === 0 ? compileEstimate(ctx, model) : undefined;
+  const estimate =
+    total === 'estimated' && !query.filter && !scope && query.group.length === 0
+      ? compileEstimate(ctx, model)
+      : undefined;
   if (estimate) {
     statements.push(mapStatement(estimate, (n) => (n === undefined ? {} : { total: n })));
     fallback = compileCount(ctx, counted);
@@ -100,6 +116,7 @@ export function compileList(ctx: CompileContext, request: ListRequest): ListPlan
     // The owner's existence rides in the count.
     statements.push(compileCount(ctx, counted, scope));
   }
-  if (scope && total === 'none') statements.push(mapStatement(compileOwner(ctx, scope), (ownerExists) => ({ ownerExists })));
+  if (scope && total === 'none')
+    statements.push(mapStatement(compileOwner(ctx, scope), (ownerExists) => ({ ownerExists })));
   return { statements, ...(fallback ? { fallback } : {}), carried: linkage.carried };
 }

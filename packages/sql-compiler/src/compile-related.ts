@@ -47,7 +47,10 @@ export function compileRelated(
       .select(knex.raw('?? as ??', [`${j}.${join.through.ownColumn}`, OWNER_COLUMN]), ...columns)
       .whereIn(`${j}.${join.through.ownColumn}`, ownerValues as Knex.Value[]);
   } else {
-    qb.select(knex.raw('?? as ??', [`${t}.${join.targetColumn}`, OWNER_COLUMN]), ...columns).whereIn(`${t}.${join.targetColumn}`, ownerValues as Knex.Value[]);
+    qb.select(knex.raw('?? as ??', [`${t}.${join.targetColumn}`, OWNER_COLUMN]), ...columns).whereIn(
+      `${t}.${join.targetColumn}`,
+      ownerValues as Knex.Value[],
+    );
   }
   qb.orderBy(`${t}.${target.key}`, 'asc');
   let decode: (raw: Row) => RelatedRow;

@@ -35,7 +35,9 @@ export function applyScope(ctx: CompileContext, qb: Knex.QueryBuilder, alias: st
       return;
     }
     const j = ctx.aliases.next();
-    const sub = knex.from({ [j]: join.through.table }).where(`${j}.${join.through.ownColumn}`, keyBinding(ctx, model, key));
+    const sub = knex
+      .from({ [j]: join.through.table })
+      .where(`${j}.${join.through.ownColumn}`, keyBinding(ctx, model, key));
     qb.whereIn(`${alias}.${join.targetColumn}`, sub.select(`${j}.${join.through.targetColumn}`));
     return;
   }

@@ -21,7 +21,12 @@ export interface LinkTarget {
  * whose count of changed rows (0 or 1) says whether the target was related. The join values must not be
  * null (nothing is related through a null).
  */
-export function compileUnlink(ctx: CompileContext, owner: LinkOwner, rel: RelationshipSchema, target: LinkTarget): Statement<number> {
+export function compileUnlink(
+  ctx: CompileContext,
+  owner: LinkOwner,
+  rel: RelationshipSchema,
+  target: LinkTarget,
+): Statement<number> {
   const { knex } = ctx;
   const join = rel.join;
   let qb: Knex.QueryBuilder;

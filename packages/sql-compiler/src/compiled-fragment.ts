@@ -16,7 +16,13 @@ function textsOf(dialect: Dialect, owner: object): Map<string, string> {
  * SQL text that depends only on `key` and on the schema object `owner`: built the first time, then reused.
  * `limit` bounds how many texts `owner` keeps, for keys that clients choose; past it, `build` runs each time.
  */
-export function compiledText(dialect: Dialect, owner: object, key: string, build: () => string, limit = Number.POSITIVE_INFINITY): string {
+export function compiledText(
+  dialect: Dialect,
+  owner: object,
+  key: string,
+  build: () => string,
+  limit = Number.POSITIVE_INFINITY,
+): string {
   const cache = textsOf(dialect, owner);
   let text = cache.get(key);
   if (text === undefined) {

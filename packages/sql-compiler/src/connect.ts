@@ -49,7 +49,8 @@ export function connect(databaseUrl: string, options: ConnectOptions = {}): Data
   if (replicas.length === 0) return primary;
   const pools = replicas.map((url) => {
     const replica = connectOne(url, single);
-    if (replica.dialect !== primary.dialect) throw new Error(`the replica ${redactUrl(url)} is not a ${primary.dialect.name} database`);
+    if (replica.dialect !== primary.dialect)
+      throw new Error(`the replica ${redactUrl(url)} is not a ${primary.dialect.name} database`);
     return { url, knex: replica.knex };
   });
   return { ...primary, replicas: new ReplicaSet(primary.dialect, pools, replicaPolicy) };

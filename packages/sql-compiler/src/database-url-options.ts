@@ -13,7 +13,7 @@ export function databaseUrlOptions(url: string): DatabaseUrlOptions {
   if (!['true', 'false', '1', '0'].includes(value)) {
     throw new Error(`the database URL parameter prepared_statements must be true or false, not "${match[2]}"`);
   }
-  const rest = url.slice(0, match.index) + (match[0].endsWith('&') ? match[1] : '') + url.slice(match.index + match[0].length);
+  const rest =
+    url.slice(0, match.index) + (match[0].endsWith('&') ? match[1] : '') + url.slice(match.index + match[0].length);
   return { url: rest.replace(/[?&]$/, ''), preparedStatements: value === 'true' || value === '1' };
 }
-

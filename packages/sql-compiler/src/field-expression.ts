@@ -22,7 +22,11 @@ export function targetModel(ctx: CompileContext, rel: RelationshipSchema): Model
  * A query over the target of `rel` correlated to the owner row `ownerAlias`: the rows related to it.
  * Returns the builder and the alias of the target table in it.
  */
-export function correlatedTarget(ctx: CompileContext, rel: RelationshipSchema, ownerAlias: string): { qb: Knex.QueryBuilder; alias: string } {
+export function correlatedTarget(
+  ctx: CompileContext,
+  rel: RelationshipSchema,
+  ownerAlias: string,
+): { qb: Knex.QueryBuilder; alias: string } {
   const { knex } = ctx;
   const target = targetModel(ctx, rel);
   const alias = ctx.aliases.next();
@@ -68,7 +72,12 @@ export function fieldColumn(ctx: CompileContext, model: ModelSchema, field: Fiel
 }
 
 /** The expression of a field as comparisons, sorting and grouping use it: text is compared exactly. */
-export function comparableExpression(ctx: CompileContext, model: ModelSchema, alias: string, field: FieldRef): Knex.Raw {
+export function comparableExpression(
+  ctx: CompileContext,
+  model: ModelSchema,
+  alias: string,
+  field: FieldRef,
+): Knex.Raw {
   const expr = fieldExpression(ctx, model, alias, field);
   const { dialect, knex } = ctx;
   return fieldColumn(ctx, model, field).type === 'string' && dialect.exactText ? dialect.exactText(knex, expr) : expr;

@@ -61,7 +61,13 @@ export class ReplicaSet {
     if (!dialect.replicaLag) throw new Error(`${dialect.name} cannot serve reads from replicas`);
     this.maxLag = positive(policy.maxLag ?? 5000, 'replica maxLag');
     this.checkInterval = positive(policy.checkInterval ?? 500, 'replica checkInterval');
-    this.replicas = pools.map(({ url, knex }) => ({ url: redactUrl(url), knex, serving: false, reason: 'not checked yet', overLag: 0 }));
+    this.replicas = pools.map(({ url, knex }) => ({
+      url: redactUrl(url),
+      knex,
+      serving: false,
+      reason: 'not checked yet',
+      overLag: 0,
+    }));
     void this.check();
     this.timer = setInterval(() => void this.check(), this.checkInterval);
     // The checks alone must not keep a process alive that has nothing else to do.
@@ -94,11 +100,20 @@ export class ReplicaSet {
 
   /** Checks every replica now (the timer does so every `checkInterval`); resolves when all have answered. */
   async check(): Promise<void> {
-    await Promise.all(this.replicas.map((replica) => (replica.checking ??= this.checkOne(replica).finally(() => (replica.checking = undefined)))));
+    await Promise.all(
+      this.replicas.map(
+        (replica) => (replica.checking ??= this.checkOne(replica).finally(() => (replica.checking = undefined))),
+      ),
+    );
   }
 
   state(): ReplicaState[] {
-    return this.replicas.map(({ url, serving, lag, reason }) => ({ replica: url, serving, ...(lag === undefined ? {} : { lag }), ...(reason ? { reason } : {}) }));
+    return this.replicas.map(({ url, serving, lag, reason }) => ({
+      replica: url,
+      serving,
+      ...(lag === undefined ? {} : { lag }),
+      ...(reason ? { reason } : {}),
+    }));
   }
 
   /** Stops the checks and closes every replica's pool. */

@@ -15,7 +15,11 @@ export interface ResourceRow {
 const NONE: ReadonlyMap<string, Linkage> = new Map();
 
 /** Turns a driver row of `model` into a ResourceRow; built per statement shape, from no value of it. */
-export function resourceRowDecoder(dialect: Dialect, model: ModelSchema, linkage: RowLinkage): (raw: Row) => ResourceRow {
+export function resourceRowDecoder(
+  dialect: Dialect,
+  model: ModelSchema,
+  linkage: RowLinkage,
+): (raw: Row) => ResourceRow {
   const values = rowDecoder(dialect, model);
   if (linkage.carried.size === 0) return (raw) => ({ values: values(raw), linkage: NONE });
   return (raw) => {

@@ -7,6 +7,7 @@ import { runStatement } from './run-statement.js';
 export async function runList(db: Knex, dialect: Dialect, plan: ListPlan): Promise<ListAnswer> {
   const parts = await Promise.all(plan.statements.map((s) => runStatement(db, dialect, s)));
   let answer = Object.assign({ rows: [] }, ...parts) as ListAnswer;
-  if (plan.fallback && answer.total === undefined) answer = { ...answer, ...(await runStatement(db, dialect, plan.fallback)) };
+  if (plan.fallback && answer.total === undefined)
+    answer = { ...answer, ...(await runStatement(db, dialect, plan.fallback)) };
   return answer;
 }

@@ -23,11 +23,19 @@ interface PooledConnection {
  */
 export async function runStatement<T>(db: Knex, dialect: Dialect, statement: Statement<T>): Promise<T> {
   // As knex refuses it: a finished transaction's connection may serve another request by now.
-  if (db.isTransaction && (db as Knex.Transaction).isCompleted()) throw new Error('a statement was sent on a transaction that is over');
+  if (db.isTransaction && (db as Knex.Transaction).isCompleted())
+    throw new Error('a statement was sent on a transaction that is over');
   const client = db.client;
   const connection = (await client.acquireConnection()) as PooledConnection;
   const { sql, bindings, method } = statement;
-  const event = { __knexUid: connection.__knexUid, __knexTxId: connection.__knexTxId, method, sql, bindings, options: {} };
+  const event = {
+    __knexUid: connection.__knexUid,
+    __knexTxId: connection.__knexTxId,
+    method,
+    sql,
+    bindings,
+    options: {},
+  };
   client.emit('query', event);
   let answer: Executed;
   try {

@@ -59,7 +59,11 @@ export class SqlCompiler {
   }
 
   /** The targets of a relationship for many owners: their keys, or with `relations` the targets in full. */
-  related(rel: RelationshipSchema, ownerValues: readonly unknown[], relations?: Relations): RowsStatement<RelatedRow[]> {
+  related(
+    rel: RelationshipSchema,
+    ownerValues: readonly unknown[],
+    relations?: Relations,
+  ): RowsStatement<RelatedRow[]> {
     return compileRelated(this.context(), rel, ownerValues, relations);
   }
 
@@ -89,7 +93,11 @@ export class SqlCompiler {
   }
 
   /** INSERT … RETURNING the row in its read form: a bare create in one statement, where `dialect.returning`. */
-  insertReturning(model: ModelSchema, values: Readonly<Record<string, unknown>>, relations: Relations): RowsStatement<ResourceRow> {
+  insertReturning(
+    model: ModelSchema,
+    values: Readonly<Record<string, unknown>>,
+    relations: Relations,
+  ): RowsStatement<ResourceRow> {
     return compileInsertReturning(this.context(), model, values, relations);
   }
 

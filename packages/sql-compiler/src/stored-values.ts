@@ -3,7 +3,11 @@ import { isNow } from '@colapi/query-ast';
 import type { CompileContext } from './field-expression.js';
 
 /** Checked wire values in the form each column stores them, by column name in SQL; NowValue becomes the database's clock. */
-export function storedValues(ctx: CompileContext, model: ModelSchema, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function storedValues(
+  ctx: CompileContext,
+  model: ModelSchema,
+  values: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     const column = model.columns.get(name);

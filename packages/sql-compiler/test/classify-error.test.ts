@@ -17,18 +17,28 @@ describe('classifyError: lost connections and lock conflicts', () => {
 
   it("PostgreSQL: a pooler's own failures (PgBouncer's protocol_violation) and refused connections are unavailable", () => {
     for (const code of ['08P01', '08001', '08004', '08006']) {
-      expect(postgres.classifyError(Object.assign(new Error('server conn crashed?'), { code })), code).to.equal('unavailable');
+      expect(postgres.classifyError(Object.assign(new Error('server conn crashed?'), { code })), code).to.equal(
+        'unavailable',
+      );
     }
   });
 
   it("MySQL: mysql2's fatal errors (a killed or closed connection) are unavailable", () => {
-    const closed = Object.assign(new Error("Can't add new command when connection is in closed state"), { fatal: true });
+    const closed = Object.assign(new Error("Can't add new command when connection is in closed state"), {
+      fatal: true,
+    });
     expect(mysql.classifyError(closed)).to.equal('unavailable');
     expect(mysql.classifyError(new Error("Can't add new command"))).to.equal(undefined);
   });
 
   it('SQLite: extended busy and locked codes are serialization failures, retried then 503', () => {
-    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED', 'SQLITE_LOCKED_SHAREDCACHE']) {
+    for (const code of [
+      'SQLITE_BUSY',
+      'SQLITE_BUSY_SNAPSHOT',
+      'SQLITE_BUSY_RECOVERY',
+      'SQLITE_LOCKED',
+      'SQLITE_LOCKED_SHAREDCACHE',
+    ]) {
       expect(sqlite.classifyError(Object.assign(new Error(code), { code })), code).to.equal('serialization');
     }
   });

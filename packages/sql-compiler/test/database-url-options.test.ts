@@ -13,7 +13,9 @@ describe('databaseUrlOptions: colapi parameters of a database URL', () => {
   ];
   for (const [given, url, preparedStatements] of CASES) {
     it(`${given} → ${url}, prepared statements ${preparedStatements ?? 'by default'}`, () => {
-      expect(databaseUrlOptions(given)).to.deep.equal(preparedStatements === undefined ? { url } : { url, preparedStatements });
+      expect(databaseUrlOptions(given)).to.deep.equal(
+        preparedStatements === undefined ? { url } : { url, preparedStatements },
+      );
     });
   }
 

@@ -48,7 +48,9 @@ function fakeClient(options: { pipeline: boolean; failing?: Record<string, strin
 }
 
 const call = (client: PgClient, config: unknown) =>
-  new Promise<{ error: unknown; result: unknown }>((resolve) => client.query(config, (error: unknown, result: unknown) => resolve({ error, result })));
+  new Promise<{ error: unknown; result: unknown }>((resolve) =>
+    client.query(config, (error: unknown, result: unknown) => resolve({ error, result })),
+  );
 
 const SCOPE = 'BEGIN; SET LOCAL statement_timeout = 250';
 
@@ -60,18 +62,36 @@ describe('PostgreSQL behind a transaction pooler: statement_timeout scoped to a 
     events.push('answered');
     expect(error).to.equal(null);
     expect(result).to.deep.equal({ command: 'select', rows: [{ text: 'select $1' }] });
-    expect(events).to.deep.equal([`send ${SCOPE}`, 'send select $1', 'send COMMIT', `answer ${SCOPE}`, 'answer select $1', 'answer COMMIT', 'answered']);
+    expect(events).to.deep.equal([
+      `send ${SCOPE}`,
+      'send select $1',
+      'send COMMIT',
+      `answer ${SCOPE}`,
+      'answer select $1',
+      'answer COMMIT',
+      'answered',
+    ]);
   });
 
   it('without pipelining, the three follow one another', async () => {
     const { client, events } = fakeClient({ pipeline: false });
     scopeStatementTimeout(client, 250);
     await call(client, 'select 1');
-    expect(events).to.deep.equal([`send ${SCOPE}`, `answer ${SCOPE}`, 'send select 1', 'answer select 1', 'send COMMIT', 'answer COMMIT']);
+    expect(events).to.deep.equal([
+      `send ${SCOPE}`,
+      `answer ${SCOPE}`,
+      'send select 1',
+      'answer select 1',
+      'send COMMIT',
+      'answer COMMIT',
+    ]);
   });
 
   it("a failing statement is the caller's error, and its transaction is still closed", async () => {
-    const { client, events } = fakeClient({ pipeline: true, failing: { 'select pg_sleep(1)': 'canceling statement due to statement timeout' } });
+    const { client, events } = fakeClient({
+      pipeline: true,
+      failing: { 'select pg_sleep(1)': 'canceling statement due to statement timeout' },
+    });
     scopeStatementTimeout(client, 250);
     const { error } = await call(client, 'select pg_sleep(1)');
     expect(String(error)).to.match(/statement timeout/);
@@ -95,7 +115,12 @@ describe('PostgreSQL behind a transaction pooler: statement_timeout scoped to a 
     expect(String(caught)).to.match(/boom/);
   });
 
-  for (const begin of ['BEGIN;', 'BEGIN TRANSACTION ISOLATION LEVEL SERIALIZABLE;', 'start transaction read only', '/* tagged */ begin']) {
+  for (const begin of [
+    'BEGIN;',
+    'BEGIN TRANSACTION ISOLATION LEVEL SERIALIZABLE;',
+    'start transaction read only',
+    '/* tagged */ begin',
+  ]) {
     it(`a transaction's own BEGIN carries the setting, no extra round trip: ${begin}`, async () => {
       const { client, events } = fakeClient({ pipeline: true });
       scopeStatementTimeout(client, 250);
@@ -104,28 +129,53 @@ describe('PostgreSQL behind a transaction pooler: statement_timeout scoped to a 
       await call(client, 'SAVEPOINT trx2');
       await call(client, 'COMMIT;');
       const sent = events.filter((e) => e.startsWith('send ')).map((e) => e.slice(5));
-      expect(sent).to.deep.equal([`${begin.replace(/;$/, '')}; SET LOCAL statement_timeout = 250`, 'update t set a = $1', 'SAVEPOINT trx2', 'COMMIT;']);
+      expect(sent).to.deep.equal([
+        `${begin.replace(/;$/, '')}; SET LOCAL statement_timeout = 250`,
+        'update t set a = $1',
+        'SAVEPOINT trx2',
+        'COMMIT;',
+      ]);
     });
   }
 
   it('where the driver cannot tell the transaction status, the texts sent tell it', async () => {
     const { client, events } = fakeClient({ pipeline: true, status: false });
     scopeStatementTimeout(client, 250);
-    for (const text of ['BEGIN;', 'select 1', 'ROLLBACK TO SAVEPOINT trx2', 'select 2', 'COMMIT;', 'select 3']) await call(client, text);
+    for (const text of ['BEGIN;', 'select 1', 'ROLLBACK TO SAVEPOINT trx2', 'select 2', 'COMMIT;', 'select 3'])
+      await call(client, text);
     const sent = events.filter((e) => e.startsWith('send ')).map((e) => e.slice(5));
-    expect(sent).to.deep.equal([SCOPE, 'select 1', 'ROLLBACK TO SAVEPOINT trx2', 'select 2', 'COMMIT;', SCOPE, 'select 3', 'COMMIT']);
+    expect(sent).to.deep.equal([
+      SCOPE,
+      'select 1',
+      'ROLLBACK TO SAVEPOINT trx2',
+      'select 2',
+      'COMMIT;',
+      SCOPE,
+      'select 3',
+      'COMMIT',
+    ]);
   });
 
   it('statements PostgreSQL refuses inside a transaction, and stray transaction control, are sent as they are', async () => {
     const { client, events } = fakeClient({ pipeline: true });
     scopeStatementTimeout(client, 250);
-    const texts = ['create database x', 'DROP DATABASE IF EXISTS x WITH (FORCE)', 'vacuum analyze t', 'create index concurrently i on t (a)', 'COMMIT', 'rollback'];
+    const texts = [
+      'create database x',
+      'DROP DATABASE IF EXISTS x WITH (FORCE)',
+      'vacuum analyze t',
+      'create index concurrently i on t (a)',
+      'COMMIT',
+      'rollback',
+    ];
     for (const text of texts) await call(client, text);
     expect(events.filter((e) => e.startsWith('send ')).map((e) => e.slice(5))).to.deep.equal(texts);
   });
 
   it('refuses a timeout that is not a positive whole number (it is written into SQL)', () => {
-    for (const ms of [0, -1, 1.5, Number.NaN, 2 ** 60]) expect(() => scopeStatementTimeout(fakeClient({ pipeline: true }).client, ms), String(ms)).to.throw(/statementTimeout/);
+    for (const ms of [0, -1, 1.5, Number.NaN, 2 ** 60])
+      expect(() => scopeStatementTimeout(fakeClient({ pipeline: true }).client, ms), String(ms)).to.throw(
+        /statementTimeout/,
+      );
   });
 });
 
@@ -149,10 +199,18 @@ async function startupParameters(url: string, options: Parameters<typeof connect
   );
   // The stand-in hangs up after the packet: knex's log of the failed acquire is noise here.
   const log = { warn() {}, error() {}, debug() {}, deprecate() {} };
-  const db = connect(url.replace('PORT', String(port)), { ...options, log, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 2000 });
+  const db = connect(url.replace('PORT', String(port)), {
+    ...options,
+    log,
+    pool: { min: 0, max: 1 },
+    acquireConnectionTimeout: 2000,
+  });
   try {
     const [body] = await Promise.all([packet, db.knex.raw('select 1').catch(() => undefined)]);
-    const fields = body.toString('utf8').split('\0').filter((f) => f !== '');
+    const fields = body
+      .toString('utf8')
+      .split('\0')
+      .filter((f) => f !== '');
     return Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]]));
   } finally {
     await db.knex.destroy();
@@ -165,7 +223,9 @@ describe('PostgreSQL: what a connection asks for at startup', () => {
   // pg-protocol always sends as UTF8) and application_name (from PGAPPNAME, when set) per client, and sets them
   // on whichever server connection serves it.
   it('with prepared_statements=false and a statement timeout: only the user, the database and the encoding', async () => {
-    const params = await startupParameters('postgres://app@127.0.0.1:PORT/shop?prepared_statements=false', { statementTimeout: 250 });
+    const params = await startupParameters('postgres://app@127.0.0.1:PORT/shop?prepared_statements=false', {
+      statementTimeout: 250,
+    });
     const { application_name: _, ...rest } = params;
     expect(rest).to.deep.equal({ user: 'app', database: 'shop', client_encoding: 'UTF8' });
   });

@@ -23,18 +23,27 @@ describe('ReplicaSet', () => {
     for (const s of sets.splice(0)) await s.destroy();
   });
   const make = (answers: Map<Knex, (number | Error)[]>, changes: ReplicaChange[] = []) => {
-    const set = new ReplicaSet(scripted(answers), [...answers.keys()].map((knex, i) => ({ url: `postgres://u:secret@r${i}/db`, knex })), {
-      maxLag: 1000,
-      checkInterval: 60_000,
-      onChange: (c) => changes.push(c),
-    });
+    const set = new ReplicaSet(
+      scripted(answers),
+      [...answers.keys()].map((knex, i) => ({ url: `postgres://u:secret@r${i}/db`, knex })),
+      {
+        maxLag: 1000,
+        checkInterval: 60_000,
+        onChange: (c) => changes.push(c),
+      },
+    );
     sets.push(set);
     return set;
   };
 
   it('serves nothing before the first check, then takes the serving replicas in turn', async () => {
     const [a, b] = [pool('a'), pool('b')];
-    const set = make(new Map([[a, [0, 0]], [b, [0, 0]]]));
+    const set = make(
+      new Map([
+        [a, [0, 0]],
+        [b, [0, 0]],
+      ]),
+    );
     await set.check();
     expect([set.pick(), set.pick(), set.pick()]).to.deep.equal([a, b, a]);
   });

@@ -102,7 +102,9 @@ describe('SQLite: the interrupt extension', () => {
   it('without statementTimeout, nothing is compiled or loaded', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'colapi-extension-'));
     try {
-      const db = withEnv({ CC: 'colapi-no-such-compiler', COLAPI_SQLITE_EXTENSION_DIR: cache }, () => connect('sqlite::memory:'));
+      const db = withEnv({ CC: 'colapi-no-such-compiler', COLAPI_SQLITE_EXTENSION_DIR: cache }, () =>
+        connect('sqlite::memory:'),
+      );
       expect((await failure(db.knex.raw(`select ${TIMEOUT_FUNCTION}(1)`))).message).to.match(/no such function/);
       await db.knex.destroy();
       expect(readdirSync(cache)).to.deep.equal([]);
@@ -115,8 +117,12 @@ describe('SQLite: the interrupt extension', () => {
     const cache = mkdtempSync(join(tmpdir(), 'colapi-extension-'));
     try {
       expect(() =>
-        withEnv({ CC: 'colapi-no-such-compiler', COLAPI_SQLITE_EXTENSION_DIR: cache }, () => connect('sqlite::memory:', { statementTimeout: TIMEOUT })),
-      ).to.throw(/statementTimeout on SQLite needs a C compiler .*`colapi-no-such-compiler` was not found.*leave statementTimeout out/);
+        withEnv({ CC: 'colapi-no-such-compiler', COLAPI_SQLITE_EXTENSION_DIR: cache }, () =>
+          connect('sqlite::memory:', { statementTimeout: TIMEOUT }),
+        ),
+      ).to.throw(
+        /statementTimeout on SQLite needs a C compiler .*`colapi-no-such-compiler` was not found.*leave statementTimeout out/,
+      );
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }
@@ -125,7 +131,9 @@ describe('SQLite: the interrupt extension', () => {
   // Each connection that loads the extension has a watchdog thread; closing the connection must end it.
   const linux = process.platform === 'linux';
   (linux ? it : it.skip)('200 connections opened and closed leave no thread behind (Linux: /proc/self/task)', () => {
-    const Sqlite = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => {
+    const Sqlite = createRequire(import.meta.url)('better-sqlite3') as new (
+      file: string,
+    ) => {
       loadExtension(path: string, entry: string): void;
       prepare(sql: string): { get(...args: unknown[]): unknown };
       close(): void;

@@ -2,4 +2,10 @@ export { ROUTE_KINDS, routeKind, type Route, type RouteKind } from './route.js';
 export type { HttpRequest, HttpResponse } from './http-message.js';
 export type { DecodeContext, WireFormat } from './wire-format.js';
 export { rfc3986Uri } from './uri.js';
-export type { DescriptionContext, JsonSchema, OpenApiDescription, OpenApiObject, RouteEntry } from './openapi-description.js';
+export type {
+  DescriptionContext,
+  JsonSchema,
+  OpenApiDescription,
+  OpenApiObject,
+  RouteEntry,
+} from './openapi-description.js';

@@ -13,7 +13,14 @@ export interface Route {
 export type RouteKind = 'collection' | 'resource' | 'related' | 'related-item' | 'relationship' | 'evaluate';
 
 /** Every kind of path, in the order documents list them. */
-export const ROUTE_KINDS: readonly RouteKind[] = Object.freeze(['collection', 'resource', 'related', 'related-item', 'relationship', 'evaluate']);
+export const ROUTE_KINDS: readonly RouteKind[] = Object.freeze([
+  'collection',
+  'resource',
+  'related',
+  'related-item',
+  'relationship',
+  'evaluate',
+]);
 
 export function routeKind(route: Route): RouteKind {
   if (route.evaluate) return 'evaluate';

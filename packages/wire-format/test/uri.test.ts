@@ -5,7 +5,11 @@ const RFC3986 = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/;
 
 describe('rfc3986Uri', () => {
   const CASES: [string, string, string][] = [
-    ['keeps a valid URI as it is', 'http://h/api/person?page[size]=2&sort=-age', 'http://h/api/person?page[size]=2&sort=-age'],
+    [
+      'keeps a valid URI as it is',
+      'http://h/api/person?page[size]=2&sort=-age',
+      'http://h/api/person?page[size]=2&sort=-age',
+    ],
     ['encodes braces, quotes and spaces', 'http://h/a?f=[{"n":"x y"}]', 'http://h/a?f=[%7B%22n%22:%22x%20y%22%7D]'],
     ['keeps existing percent-escapes (no double encoding)', 'http://h/a?f=%7B%22n%22%7D', 'http://h/a?f=%7B%22n%22%7D'],
     ['encodes a % that starts no escape', 'http://h/a?f=100%&g=%zz&h=%4', 'http://h/a?f=100%25&g=%25zz&h=%254'],

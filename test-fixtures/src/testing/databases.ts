@@ -17,7 +17,10 @@ const LOCAL_SERVERS: Readonly<Record<string, string>> = {
 };
 
 function serverUrl(kind: DatabaseKind): string {
-  const url = process.env[`${kind.toUpperCase()}_URL`] || (kind === 'postgres' ? process.env.PG_URL : undefined) || LOCAL_SERVERS[kind];
+  const url =
+    process.env[`${kind.toUpperCase()}_URL`] ||
+    (kind === 'postgres' ? process.env.PG_URL : undefined) ||
+    LOCAL_SERVERS[kind];
   if (!url) throw new Error(`no server to test ${kind} on: set ${kind.toUpperCase()}_URL`);
   return url;
 }
@@ -46,11 +49,21 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   const name = `colapi_t${process.pid}_${counter++}`;
   if (!dialect.createDatabase) {
     const dir = mkdtempSync(join(tmpdir(), 'colapi-'));
-    return { kind, url: `${dialect.schemes[0]}${join(dir, `${name}.${kind}`)}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      kind,
+      url: `${dialect.schemes[0]}${join(dir, `${name}.${kind}`)}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const server = serverUrl(kind);
-  const onServer = async (work: (admin: Dialect, db: ReturnType<typeof connect>) => Promise<void>, timeout?: number) => {
-    const admin = connect(server, { pool: { min: 0, max: 1 }, ...(timeout ? { acquireConnectionTimeout: timeout } : {}) });
+  const onServer = async (
+    work: (admin: Dialect, db: ReturnType<typeof connect>) => Promise<void>,
+    timeout?: number,
+  ) => {
+    const admin = connect(server, {
+      pool: { min: 0, max: 1 },
+      ...(timeout ? { acquireConnectionTimeout: timeout } : {}),
+    });
     try {
       await work(dialect, admin);
     } finally {

@@ -9,7 +9,9 @@ import { TABLES } from '../tables.js';
 export async function tableDigest(knex: Knex, tables: readonly string[] = TABLES): Promise<string> {
   const hash = createHash('sha256');
   for (const table of tables) {
-    const rows = await knex(table).select('*').orderBy(table === 'article_tag' ? ['article_id', 'tag_id'] : ['id']);
+    const rows = await knex(table)
+      .select('*')
+      .orderBy(table === 'article_tag' ? ['article_id', 'tag_id'] : ['id']);
     hash.update(`${table}\u0000${JSON.stringify(rows)}\u0000`);
   }
   return hash.digest('hex');

@@ -18,7 +18,12 @@ const owned: { db: TestDatabase; target: ConformanceTarget }[] = [];
 
 async function start(kind: DatabaseKind, format: string, api?: Partial<ApiOptions>, connect?: ConnectOptions) {
   const db = await createTestDatabase(kind);
-  const target = await startConformanceTarget({ url: db.url, format, ...(api ? { api } : {}), ...(connect ? { connect } : {}) });
+  const target = await startConformanceTarget({
+    url: db.url,
+    format,
+    ...(api ? { api } : {}),
+    ...(connect ? { connect } : {}),
+  });
   return { db, target };
 }
 
@@ -46,7 +51,7 @@ export function describeEachDatabase(
 ): void {
   const format = options.format ?? 'jsonapi';
   for (const kind of testedKinds()) {
-    describe(`${title} [${kind}]`, function () {
+    describe(`${title} [${kind}]`, () => {
       let current: TestTarget | undefined;
       before(async function () {
         this.timeout(120_000);

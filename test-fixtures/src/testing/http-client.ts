@@ -29,7 +29,8 @@ export class HttpClient {
     let body: string | undefined;
     if (options.body !== undefined) {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = this.mediaType;
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+        headers['content-type'] = this.mediaType;
     }
     const res = await fetch(`${this.origin}${path}`, {
       method,
@@ -54,24 +55,28 @@ export class HttpClient {
   getRaw(path: string, options: Pick<RequestOptions, 'headers'> = {}): Promise<TestResponse> {
     const { hostname, port } = new URL(this.origin);
     return new Promise((resolve, reject) => {
-      const req = http.request({ host: hostname, port, path, method: 'GET', headers: { accept: this.mediaType, ...options.headers } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) {
-            for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
-          }
-          let body: unknown;
-          try {
-            body = text ? JSON.parse(text) : undefined;
-          } catch {
-            body = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers, text, body });
-        });
-      });
+      const req = http.request(
+        { host: hostname, port, path, method: 'GET', headers: { accept: this.mediaType, ...options.headers } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => {
+            const headers = new Headers();
+            for (const [name, value] of Object.entries(res.headers)) {
+              for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
+                headers.append(name, v);
+            }
+            let body: unknown;
+            try {
+              body = text ? JSON.parse(text) : undefined;
+            } catch {
+              body = undefined;
+            }
+            resolve({ status: res.statusCode ?? 0, headers, text, body });
+          });
+        },
+      );
       req.on('error', reject);
       req.end();
     });

@@ -3,15 +3,24 @@
  * driver messages, stack frames, connection strings and server file paths.
  */
 const LEAKS: readonly (readonly [string, RegExp])[] = [
-  ['SQL text', /\b(select\b[\s\S]{0,200}?\bfrom|insert\s+into|update\s+\S+\s+set|delete\s+from|returning\s|order\s+by|group\s+by|limit\s+\?|where\s+["`\w.]+\s*(=|in\b|like\b|is\b))/i],
+  [
+    'SQL text',
+    /\b(select\b[\s\S]{0,200}?\bfrom|insert\s+into|update\s+\S+\s+set|delete\s+from|returning\s|order\s+by|group\s+by|limit\s+\?|where\s+["`\w.]+\s*(=|in\b|like\b|is\b))/i,
+  ],
   ['quoted SQL identifiers', /"t\d+"\."|`t\d+`\.`|\bt\d+\.\w+/],
   ['a bound parameter', /\$\d+\b|\(\s*\?(\s*,\s*\?)*\s*\)|(=|<>|<=|>=|\bin|\blike|\blimit|\boffset)\s*\?(?!\?)/i],
   [
     'driver text',
     /\b(sqlite_\w+|er_\w+|errno|sqlstate|syntax error|constraint failed|violates|duplicate (key|entry)|econnrefused|econnreset|epipe|knex\b|node-postgres|mysql2|better-sqlite3|pool is probably full|relation "|column "|unknown column)/i,
   ],
-  ['a stack frame', /\bat\s+(?:[^\s()]+\s+)?\(?(?:file:\/\/|node:|\/)[^\s()]*:\d+(?::\d+)?\)?|\.(?:ts|js|mjs|cjs):\d+:\d+/],
-  ['a connection string', /\b(postgres(?:ql)?|mysql|mariadb):\/\/|\bsqlite:[^\s"]*|\/tmp\/colapi|\/var\/run\/(postgresql|mysqld)/i],
+  [
+    'a stack frame',
+    /\bat\s+(?:[^\s()]+\s+)?\(?(?:file:\/\/|node:|\/)[^\s()]*:\d+(?::\d+)?\)?|\.(?:ts|js|mjs|cjs):\d+:\d+/,
+  ],
+  [
+    'a connection string',
+    /\b(postgres(?:ql)?|mysql|mariadb):\/\/|\bsqlite:[^\s"]*|\/tmp\/colapi|\/var\/run\/(postgresql|mysqld)/i,
+  ],
 ];
 
 /** Every string of a JSON value (keys too), for the list of things a request sent. */

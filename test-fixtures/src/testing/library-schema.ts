@@ -52,7 +52,8 @@ const DDL: Record<DatabaseKind, readonly string[]> = {
 };
 
 /** Also DDL: the same on every database. */
-const VIEW = 'create view book_summary as select b.id, b.title, b.pages, a.name as author_name from book b join author a on a.id = b.author_id';
+const VIEW =
+  'create view book_summary as select b.id, b.title, b.pages, a.name as author_name from book b join author a on a.id = b.author_id';
 
 /** Rows in plain SQL; ids are numbered by the database from 1, in this order. */
 const ROWS: readonly string[] = [

@@ -31,22 +31,56 @@ export async function seed(knex: Knex, dialect: Dialect, data: SeedData): Promis
 /** Stores wire-form values as each dialect expects (timestamps, intervals). */
 function prepare(dialect: Dialect, table: string, column: string, value: unknown, knex: Knex): unknown {
   if (value === null || value === undefined) return value;
-  if (table === 'task' && column === 'duration') return dialect.writeValue(knex, { name: column, type: 'interval', nullable: true }, value);
+  if (table === 'task' && column === 'duration')
+    return dialect.writeValue(knex, { name: column, type: 'interval', nullable: true }, value);
   if ((column === 'birth_datetime' || column === 'publishtime') && typeof value === 'string') {
     return dialect.writeValue(knex, { name: column, type: 'datetime', nullable: true }, value);
   }
-  if (table === 'network' && column === 'address') return dialect.writeValue(knex, { name: column, type: 'inet', nullable: true }, value);
+  if (table === 'network' && column === 'address')
+    return dialect.writeValue(knex, { name: column, type: 'inet', nullable: true }, value);
   return value;
 }
 
 /** A small dataset with every relationship kind, nulls, mixed case, fractions and edge values. */
 export const STANDARD_DATA: SeedData = {
   person: [
-    { id: 1, name: 'Alice', age: 25, other: 1.5, birthday: '1999-01-15', birth_datetime: '1999-01-15T08:30:00', bedtime: '22:30:00' },
-    { id: 2, name: 'bob', age: 17, other: null, birthday: '2007-06-01', birth_datetime: '2007-06-01T12:00:00.25', bedtime: '21:00:00' },
+    {
+      id: 1,
+      name: 'Alice',
+      age: 25,
+      other: 1.5,
+      birthday: '1999-01-15',
+      birth_datetime: '1999-01-15T08:30:00',
+      bedtime: '22:30:00',
+    },
+    {
+      id: 2,
+      name: 'bob',
+      age: 17,
+      other: null,
+      birthday: '2007-06-01',
+      birth_datetime: '2007-06-01T12:00:00.25',
+      bedtime: '21:00:00',
+    },
     { id: 3, name: 'Carol', age: null, other: 3.25, birthday: null, birth_datetime: null, bedtime: null },
-    { id: 4, name: 'dave', age: 40, other: -2, birthday: '1984-12-31', birth_datetime: '1984-12-31T23:59:59', bedtime: '23:15:30.5' },
-    { id: 5, name: 'Eve', age: 18, other: 0, birthday: '2006-03-03', birth_datetime: '2006-03-03T00:00:00', bedtime: '20:00:00' },
+    {
+      id: 4,
+      name: 'dave',
+      age: 40,
+      other: -2,
+      birthday: '1984-12-31',
+      birth_datetime: '1984-12-31T23:59:59',
+      bedtime: '23:15:30.5',
+    },
+    {
+      id: 5,
+      name: 'Eve',
+      age: 18,
+      other: 0,
+      birthday: '2006-03-03',
+      birth_datetime: '2006-03-03T00:00:00',
+      bedtime: '20:00:00',
+    },
   ],
   article: [
     { id: 1, title: 'Hello World', publishtime: '2020-01-01T10:00:00', author_id: 1 },

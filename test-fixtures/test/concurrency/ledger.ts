@@ -35,7 +35,12 @@ export class Ledger {
  * The final value of a contended field must be the value of a successful write that no successful write of
  * another value followed entirely (started after it had answered): else an acknowledged update was lost.
  */
-export function lostUpdate(key: string, final: unknown, writes: readonly Timed<unknown>[], initial: unknown): string | undefined {
+export function lostUpdate(
+  key: string,
+  final: unknown,
+  writes: readonly Timed<unknown>[],
+  initial: unknown,
+): string | undefined {
   if (writes.length === 0) return final === initial ? undefined : `${key}: ${String(final)} but nobody wrote it`;
   const candidates = writes.filter((w) => w.value === final);
   if (candidates.length === 0) return `${key}: ${String(final)} is the value of no successful write`;

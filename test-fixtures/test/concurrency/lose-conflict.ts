@@ -10,8 +10,12 @@ export const LOSE_CONFLICT: Record<string, (db: Knex, other: Knex, write: () => 
   pg: async (db, other, write) => {
     await db.raw('set transaction isolation level repeatable read');
     await write();
-    await other('person').where('id', 5).update({ age: other.raw('age') });
-    await db('person').where('id', 5).update({ age: db.raw('age') });
+    await other('person')
+      .where('id', 5)
+      .update({ age: other.raw('age') });
+    await db('person')
+      .where('id', 5)
+      .update({ age: db.raw('age') });
   },
   // The same in WAL mode: a transaction that read a snapshot another connection has since written to cannot
   // write at all (SQLITE_BUSY_SNAPSHOT), so here `write` itself fails: SQLite has one writer at a time, and
@@ -35,15 +39,24 @@ export const LOSE_CONFLICT: Record<string, (db: Knex, other: Knex, write: () => 
  * and InnoDB rolls back the one that wrote less, `db`.
  */
 async function loseDeadlock(db: Knex, other: Knex): Promise<void> {
-  await db('person').where('id', 4).update({ age: db.raw('coalesce(age, 0) + 1') });
+  await db('person')
+    .where('id', 4)
+    .update({ age: db.raw('coalesce(age, 0) + 1') });
   const blocker = await other.transaction();
   let crossing: Promise<unknown> = Promise.resolve();
   try {
     await blocker('task').insert(Array.from({ length: 50 }, (_, i) => ({ title: `weight ${i}` })));
-    await blocker('person').where('id', 5).update({ age: blocker.raw('coalesce(age, 0) + 1') });
+    await blocker('person')
+      .where('id', 5)
+      .update({ age: blocker.raw('coalesce(age, 0) + 1') });
     // Not awaited: it waits for `db`, which is rolled back below, and then goes through.
-    crossing = blocker('person').where('id', 4).update({ age: blocker.raw('coalesce(age, 0) + 1') }).catch(() => undefined);
-    await db('person').where('id', 5).update({ age: db.raw('coalesce(age, 0) + 1') });
+    crossing = blocker('person')
+      .where('id', 4)
+      .update({ age: blocker.raw('coalesce(age, 0) + 1') })
+      .catch(() => undefined);
+    await db('person')
+      .where('id', 5)
+      .update({ age: db.raw('coalesce(age, 0) + 1') });
   } finally {
     await crossing;
     await blocker.rollback();

@@ -43,8 +43,12 @@ describeEachDatabase(
     });
 
     const rename = (lose: string) =>
-      t().http.request('PATCH', '/api/person/3', { headers: { 'x-test-lose': lose }, body: { data: { type: 'person', id: '3', attributes: { name: 'Renamed' } } } });
-    const attemptRows = () => t().target.database.knex('task').where('title', 'like', 'attempt %').orderBy('title').pluck('title');
+      t().http.request('PATCH', '/api/person/3', {
+        headers: { 'x-test-lose': lose },
+        body: { data: { type: 'person', id: '3', attributes: { name: 'Renamed' } } },
+      });
+    const attemptRows = () =>
+      t().target.database.knex('task').where('title', 'like', 'attempt %').orderBy('title').pluck('title');
 
     it('runs again, whole, and answers from the attempt that commits', async () => {
       const res = await rename('2');

@@ -17,14 +17,23 @@ const MEDIA = 'application/vnd.api+json';
 const WORKERS = 3;
 
 /** One request on a connection of its own (no keep-alive agent): the next one may reach another worker. */
-function request(origin: string, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
+function request(
+  origin: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${origin}${path}`, { method, agent: false, headers: { accept: MEDIA, ...(body ? { 'content-type': MEDIA } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, text }));
-    });
+    const req = http.request(
+      `${origin}${path}`,
+      { method, agent: false, headers: { accept: MEDIA, ...(body ? { 'content-type': MEDIA } : {}) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
@@ -44,12 +53,16 @@ for (const kind of testedKinds()) {
       });
       if (!db) return;
       const port = await freePort();
-      child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'test-fixtures/src/serve.ts', '--workers', String(WORKERS)], {
-        cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: db.url, PORT: String(port) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-        detached: true,
-      });
+      child = spawn(
+        process.execPath,
+        ['--conditions=development', '--import', 'tsx', 'test-fixtures/src/serve.ts', '--workers', String(WORKERS)],
+        {
+          cwd: ROOT,
+          env: { ...process.env, DATABASE_URL: db.url, PORT: String(port) },
+          stdio: ['ignore', 'pipe', 'inherit'],
+          detached: true,
+        },
+      );
       let out = '';
       await new Promise<void>((resolve, reject) => {
         child!.stdout!.on('data', (c: Buffer) => ((out += c), out.includes('listening on') && resolve()));
@@ -71,7 +84,12 @@ for (const kind of testedKinds()) {
 
     it('every worker answers the same documents', async function () {
       if (!db) this.skip();
-      for (const path of ['/api/person?sort=-age&include=articles', '/api/article/1?include=author,tags', '/api/person/1/articles', '/api/eval/person?functions=' + encodeURIComponent('[{"name":"count","field":"id"}]')]) {
+      for (const path of [
+        '/api/person?sort=-age&include=articles',
+        '/api/article/1?include=author,tags',
+        '/api/person/1/articles',
+        '/api/eval/person?functions=' + encodeURIComponent('[{"name":"count","field":"id"}]'),
+      ]) {
         const answers = await Promise.all(Array.from({ length: 4 * WORKERS }, () => request(origin, 'GET', path)));
         expect(answers.map((a) => a.status)).to.deep.equal(answers.map(() => 200));
         expect(new Set(answers.map((a) => a.text)).size, path).to.equal(1);
@@ -81,15 +99,21 @@ for (const kind of testedKinds()) {
     it('a write answered by one worker is read by whichever worker answers next', async function () {
       if (!db) this.skip();
       for (let n = 0; n < 4 * WORKERS; n++) {
-        const created = await request(origin, 'POST', '/api/person', { data: { type: 'person', attributes: { name: `w${n}`, age: n } } });
+        const created = await request(origin, 'POST', '/api/person', {
+          data: { type: 'person', attributes: { name: `w${n}`, age: n } },
+        });
         expect(created.status, created.text).to.equal(201);
         const id = JSON.parse(created.text).data.id as string;
         const read = await request(origin, 'GET', `/api/person/${id}`);
         expect(read.status, `person ${id}`).to.equal(200);
         expect(JSON.parse(read.text).data.attributes.name).to.equal(`w${n}`);
-        const patched = await request(origin, 'PATCH', `/api/person/${id}`, { data: { type: 'person', id, attributes: { age: n + 100 } } });
+        const patched = await request(origin, 'PATCH', `/api/person/${id}`, {
+          data: { type: 'person', id, attributes: { age: n + 100 } },
+        });
         expect(patched.status).to.equal(200);
-        expect(JSON.parse((await request(origin, 'GET', `/api/person/${id}`)).text).data.attributes.age).to.equal(n + 100);
+        expect(JSON.parse((await request(origin, 'GET', `/api/person/${id}`)).text).data.attributes.age).to.equal(
+          n + 100,
+        );
         expect((await request(origin, 'DELETE', `/api/person/${id}`)).status).to.equal(204);
         expect((await request(origin, 'GET', `/api/person/${id}`)).status).to.equal(404);
       }

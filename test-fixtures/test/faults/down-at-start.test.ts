@@ -30,9 +30,21 @@ async function serve(url: string): Promise<{ code: number | null; stdout: string
 describe('database faults: a database that is down at start', function () {
   this.timeout(60_000);
   const CASES: [string, () => Promise<string>, RegExp][] = [
-    ['PostgreSQL', async () => `postgres://root:secret@127.0.0.1:${await freePort()}/test`, /cannot reach the database at postgres:\/\/root:\*\*\*@127\.0\.0\.1:\d+\/test: .*ECONNREFUSED/],
-    ['MariaDB', async () => `mysql://root:secret@127.0.0.1:${await freePort()}/test`, /cannot reach the database at mysql:\/\/root:\*\*\*@127\.0\.0\.1:\d+\/test: .*ECONNREFUSED/],
-    ['SQLite in a folder that does not exist', async () => 'sqlite:/colapi-no-such-folder/x.sqlite', /cannot open the database at sqlite:\/colapi-no-such-folder\/x\.sqlite: /],
+    [
+      'PostgreSQL',
+      async () => `postgres://root:secret@127.0.0.1:${await freePort()}/test`,
+      /cannot reach the database at postgres:\/\/root:\*\*\*@127\.0\.0\.1:\d+\/test: .*ECONNREFUSED/,
+    ],
+    [
+      'MariaDB',
+      async () => `mysql://root:secret@127.0.0.1:${await freePort()}/test`,
+      /cannot reach the database at mysql:\/\/root:\*\*\*@127\.0\.0\.1:\d+\/test: .*ECONNREFUSED/,
+    ],
+    [
+      'SQLite in a folder that does not exist',
+      async () => 'sqlite:/colapi-no-such-folder/x.sqlite',
+      /cannot open the database at sqlite:\/colapi-no-such-folder\/x\.sqlite: /,
+    ],
   ];
   for (const [what, url, expected] of CASES) {
     it(`${what}: exit status 1 within seconds, one line on standard error, nothing listening`, async () => {

@@ -13,11 +13,19 @@ export interface LoadResult {
   readonly problems: string[];
 }
 
-const TAGS = [{ type: 'tag', id: '1' }, { type: 'tag', id: '2' }];
+const TAGS = [
+  { type: 'tag', id: '1' },
+  { type: 'tag', id: '2' },
+];
 const client = (origin: string) => new HttpClient(origin, 'application/vnd.api+json');
 
 /** Runs `clients` loops until `until()` or `maxRequests` in all; every request is bounded by 5 seconds. */
-export async function runLoad(origin: string, clients: number, until: () => boolean, maxRequests = 5000): Promise<LoadResult> {
+export async function runLoad(
+  origin: string,
+  clients: number,
+  until: () => boolean,
+  maxRequests = 5000,
+): Promise<LoadResult> {
   const result: LoadResult = { statuses: new Map(), created: [], problems: [] };
   let sent = 0;
   const http = client(origin);
@@ -28,7 +36,17 @@ export async function runLoad(origin: string, clients: number, until: () => bool
       const step = n % 3;
       const [method, path, body] =
         step === 0
-          ? ['POST', '/api/article', { data: { type: 'article', attributes: { title }, relationships: { author: { data: { type: 'person', id: '1' } }, tags: { data: TAGS } } } }]
+          ? [
+              'POST',
+              '/api/article',
+              {
+                data: {
+                  type: 'article',
+                  attributes: { title },
+                  relationships: { author: { data: { type: 'person', id: '1' } }, tags: { data: TAGS } },
+                },
+              },
+            ]
           : step === 1
             ? ['GET', '/api/article?include=tags,author&page[size]=20', undefined]
             : ['PATCH', '/api/article/1/relationships/tags', { data: TAGS }];
@@ -51,19 +69,31 @@ export async function runLoad(origin: string, clients: number, until: () => bool
 export async function recovery(origin: string, limit: number): Promise<number> {
   const started = performance.now();
   for (;;) {
-    const res = await client(origin).get('/api/article?page[size]=1', { timeout: 5000 }).catch(() => ({ status: 0 }));
+    const res = await client(origin)
+      .get('/api/article?page[size]=1', { timeout: 5000 })
+      .catch(() => ({ status: 0 }));
     const ms = performance.now() - started;
     if (res.status === 200) return ms;
-    if (ms > limit) throw new Error(`the API still answers ${res.status} ${Math.round(ms)} ms after the database came back`);
+    if (ms > limit)
+      throw new Error(`the API still answers ${res.status} ${Math.round(ms)} ms after the database came back`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
 
 /** Every article of the load is whole (its author and both tags), and every 201 of the load is there. */
 export async function checkIntegrity(knex: Knex, result: LoadResult): Promise<number> {
-  const articles: { id: number; title: string; author_id: number }[] = await knex('article').where('title', 'like', 'fault-%').select('id', 'title', 'author_id');
-  const tags: { article_id: number; tag_id: number }[] = await knex('article_tag').whereIn('article_id', articles.map((a) => a.id)).select();
-  const half = articles.filter((a) => Number(a.author_id) !== 1 || tags.filter((t) => Number(t.article_id) === Number(a.id)).length !== 2);
+  const articles: { id: number; title: string; author_id: number }[] = await knex('article')
+    .where('title', 'like', 'fault-%')
+    .select('id', 'title', 'author_id');
+  const tags: { article_id: number; tag_id: number }[] = await knex('article_tag')
+    .whereIn(
+      'article_id',
+      articles.map((a) => a.id),
+    )
+    .select();
+  const half = articles.filter(
+    (a) => Number(a.author_id) !== 1 || tags.filter((t) => Number(t.article_id) === Number(a.id)).length !== 2,
+  );
   if (half.length) throw new Error(`half-written articles: ${JSON.stringify(half.slice(0, 5))}`);
   const titles = new Set(articles.map((a) => a.title));
   const lost = result.created.filter((t) => !titles.has(t));

@@ -34,7 +34,8 @@ export async function freePort(): Promise<number> {
 
 function run(command: string, args: string[]): void {
   const r = spawnSync(command, args, { encoding: 'utf8', timeout: 60_000 });
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${r.stderr || r.stdout || r.error?.message}`);
+  if (r.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed: ${r.stderr || r.stdout || r.error?.message}`);
 }
 
 /** Waits until the server accepts a query, within `ms`. */
@@ -60,7 +61,8 @@ export async function privatePostgres(): Promise<PrivateServer> {
   const bin = join('/usr/lib/postgresql', readdirSync('/usr/lib/postgresql').sort().at(-1)!, 'bin');
   const port = await freePort();
   const data = join(dir, 'data');
-  const pgCtl = (...args: string[]) => run('runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), '-D', data, ...args]);
+  const pgCtl = (...args: string[]) =>
+    run('runuser', ['-u', 'postgres', '--', join(bin, 'pg_ctl'), '-D', data, ...args]);
   run('runuser', ['-u', 'postgres', '--', join(bin, 'initdb'), '-D', data, '-A', 'trust', '-U', 'root', '--no-sync']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
   const server: PrivateServer = {
@@ -88,7 +90,13 @@ export async function privateMariadb(): Promise<PrivateServer> {
   const dir = mkdtempSync(join(tmpdir(), 'colapi-mdb-'));
   const port = await freePort();
   const data = join(dir, 'data');
-  run('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db']);
+  run('mariadb-install-db', [
+    '--no-defaults',
+    `--datadir=${data}`,
+    '--user=root',
+    '--auth-root-authentication-method=normal',
+    '--skip-test-db',
+  ]);
   let child: ChildProcess | undefined;
   const server: PrivateServer = {
     kind: 'mysql',
@@ -97,8 +105,16 @@ export async function privateMariadb(): Promise<PrivateServer> {
       child = spawn(
         'mariadbd',
         [
-          '--no-defaults', `--datadir=${data}`, `--port=${port}`, `--socket=${join(dir, 'sock')}`, '--bind-address=127.0.0.1', '--user=root',
-          '--skip-log-bin', '--innodb-buffer-pool-size=32M', `--pid-file=${join(dir, 'pid')}`, `--log-error=${join(dir, 'err')}`,
+          '--no-defaults',
+          `--datadir=${data}`,
+          `--port=${port}`,
+          `--socket=${join(dir, 'sock')}`,
+          '--bind-address=127.0.0.1',
+          '--user=root',
+          '--skip-log-bin',
+          '--innodb-buffer-pool-size=32M',
+          `--pid-file=${join(dir, 'pid')}`,
+          `--log-error=${join(dir, 'err')}`,
         ],
         { stdio: 'ignore' },
       );

@@ -20,12 +20,17 @@ for (const kind of testedKinds().filter((k): k is 'postgres' | 'mysql' => k !== 
 
     before(async function () {
       if (!canRunPrivateServers()) {
-        if (process.env.CI === 'true') throw new Error('the restart test needs root to run a database server of its own');
+        if (process.env.CI === 'true')
+          throw new Error('the restart test needs root to run a database server of its own');
         console.warn('  ! not root: skipping the database restart test');
         this.skip();
       }
       server = await START[kind]();
-      target = await startConformanceTarget({ url: server.url, format: 'jsonapi', api: { onUnexpectedError: (e) => unexpected.push(e) } });
+      target = await startConformanceTarget({
+        url: server.url,
+        format: 'jsonapi',
+        api: { onUnexpectedError: (e) => unexpected.push(e) },
+      });
       await seed(target.database.knex, target.database.dialect, STANDARD_DATA);
     });
 
@@ -43,7 +48,9 @@ for (const kind of testedKinds().filter((k): k is 'postgres' | 'mysql' => k !== 
       const started = performance.now();
       const down = await fetch(`${origin}/api/article`, { signal: AbortSignal.timeout(5000) });
       expect(down.status).to.equal(503);
-      expect(((await down.json()) as { errors: { detail: string }[] }).errors[0]!.detail).to.match(/cannot be reached|connection/);
+      expect(((await down.json()) as { errors: { detail: string }[] }).errors[0]!.detail).to.match(
+        /cannot be reached|connection/,
+      );
       expect(performance.now() - started, 'a database that is down is not waited for').to.be.below(2000);
       await new Promise((r) => setTimeout(r, 300));
       await server!.start();

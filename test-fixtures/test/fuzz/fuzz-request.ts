@@ -87,18 +87,37 @@ const agent = new http.Agent({ keepAlive: false });
 export function send(origin: string, r: FuzzRequest, timeoutMs: number): Promise<FuzzResponse> {
   const started = performance.now();
   const { hostname, port } = new URL(origin);
-  const body = r.body !== undefined && r.method !== 'GET' && r.method !== 'HEAD' ? Buffer.from(r.body, 'utf8') : undefined;
+  const body =
+    r.body !== undefined && r.method !== 'GET' && r.method !== 'HEAD' ? Buffer.from(r.body, 'utf8') : undefined;
   const headers: Record<string, string | number> = { ...r.headers, ...(body ? { 'content-length': body.length } : {}) };
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: hostname, port, method: r.method, path: pathOf(r), headers, agent, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), contentType: String(res.headers['content-type'] ?? ''), ms: performance.now() - started }),
-      );
-    });
-    req.on('error', (e) => reject(new Error(`no answer to ${r.method} ${pathOf(r).slice(0, 300)}: ${e.name} ${e.message}`)));
+    const req = http.request(
+      {
+        host: hostname,
+        port,
+        method: r.method,
+        path: pathOf(r),
+        headers,
+        agent,
+        signal: AbortSignal.timeout(timeoutMs),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+            contentType: String(res.headers['content-type'] ?? ''),
+            ms: performance.now() - started,
+          }),
+        );
+      },
+    );
+    req.on('error', (e) =>
+      reject(new Error(`no answer to ${r.method} ${pathOf(r).slice(0, 300)}: ${e.name} ${e.message}`)),
+    );
     req.end(body);
   });
 }

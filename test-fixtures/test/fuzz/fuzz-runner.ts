@@ -35,7 +35,8 @@ function errorProblem(format: string, req: FuzzRequest, res: FuzzResponse): stri
   } catch {
     return `the error answer is not JSON: ${res.text.slice(0, 200)}`;
   }
-  if (format === 'jsonapi' && !(Array.isArray(body.errors) && body.errors.length > 0)) return 'the error answer has no errors member';
+  if (format === 'jsonapi' && !(Array.isArray(body.errors) && body.errors.length > 0))
+    return 'the error answer has no errors member';
   if (format === 'legacy' && typeof body.message !== 'string') return 'the error answer has no message';
   return undefined;
 }
@@ -97,19 +98,26 @@ export function fuzzSuite(format: 'jsonapi' | 'legacy', requests: fc.Arbitrary<F
             }
             if (READS.has(req.method)) return;
             const now = await tableDigest(knex);
-            if (status >= 400 && now !== known) throw new Error(`a write answered ${status} but changed rows: ${where}`);
+            if (status >= 400 && now !== known)
+              throw new Error(`a write answered ${status} but changed rows: ${where}`);
             known = now;
           }),
           { numRuns: cases, ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}) },
         );
         const seconds = (performance.now() - started) / 1000;
         if (process.env.FUZZ_REPORT) {
-          const summary = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
+          const summary = [...statuses]
+            .sort(([a], [b]) => a - b)
+            .map(([s, n]) => `${s}×${n}`)
+            .join(' ');
           console.log(`    ${format} on ${t().kind}: ${run} requests in ${seconds.toFixed(1)} s; ${summary}`);
         }
         expect(run).to.be.at.least(cases);
         expect(statuses.size, 'the run reached more than one kind of answer').to.be.greaterThan(3);
-        expect([...statuses.keys()].some((s) => s < 300), 'some requests succeeded').to.equal(true);
+        expect(
+          [...statuses.keys()].some((s) => s < 300),
+          'some requests succeeded',
+        ).to.equal(true);
       });
 
       it('the server still answers and writes afterwards', async () => {
@@ -122,4 +130,3 @@ export function fuzzSuite(format: 'jsonapi' | 'legacy', requests: fc.Arbitrary<F
     { format, api: { onUnexpectedError: (e) => unexpected.push(e) } },
   );
 }
-

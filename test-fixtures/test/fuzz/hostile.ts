@@ -20,7 +20,7 @@ export const SQL_INJECTIONS: readonly string[] = [
   '1 AND SLEEP(3)',
   "' OR SLEEP(3) #",
   "1'; WAITFOR DELAY '0:0:3' --",
-  "randomblob(1000000000)",
+  'randomblob(1000000000)',
   "load_extension('/tmp/x')",
   "ATTACH DATABASE '/tmp/x.db' AS x",
   'PRAGMA writable_schema = 1',
@@ -136,11 +136,35 @@ export const ODD_STRINGS: readonly string[] = [
 ];
 
 export const ODD_NUMBERS: readonly number[] = [
-  0, -0, 1, -1, 2 ** 31, 2 ** 31 - 1, -(2 ** 31) - 1, 2 ** 53, 2 ** 53 - 1, -(2 ** 53), 2 ** 63, 1e308, -1e308, 5e-324, 0.1, 1.5, 1e21, 86400 * 366 * 10000,
+  0,
+  -0,
+  1,
+  -1,
+  2 ** 31,
+  2 ** 31 - 1,
+  -(2 ** 31) - 1,
+  2 ** 53,
+  2 ** 53 - 1,
+  -(2 ** 53),
+  2 ** 63,
+  1e308,
+  -1e308,
+  5e-324,
+  0.1,
+  1.5,
+  1e21,
+  86400 * 366 * 10000,
 ];
 
 /** Raw JSON number tokens JSON.parse turns into Infinity, zero or imprecise numbers. */
-export const RAW_NUMBERS: readonly string[] = ['1e999', '-1e999', '1e-999', '123456789012345678901234567890', '-0', '0.0000000000000000000001'];
+export const RAW_NUMBERS: readonly string[] = [
+  '1e999',
+  '-1e999',
+  '1e-999',
+  '123456789012345678901234567890',
+  '-0',
+  '0.0000000000000000000001',
+];
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...SQL_INJECTIONS) },
@@ -187,7 +211,18 @@ export function sometimes<T>(valid: fc.Arbitrary<T>, weight = 6): fc.Arbitrary<T
 export const fieldValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 2, arbitrary: fc.string({ maxLength: 20 }) },
   { weight: 2, arbitrary: fc.integer({ min: -1000, max: 100000 }) },
-  { weight: 1, arbitrary: fc.constantFrom('2024-01-01', '1999-01-15T08:30:00', '22:30:00', '10.0.0.1', '10.0.0.0/8', 'CURRENT_TIMESTAMP', 'news') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '2024-01-01',
+      '1999-01-15T08:30:00',
+      '22:30:00',
+      '10.0.0.1',
+      '10.0.0.0/8',
+      'CURRENT_TIMESTAMP',
+      'news',
+    ),
+  },
   { weight: 3, arbitrary: hostileString },
   { weight: 2, arbitrary: hostileNumber },
   { weight: 1, arbitrary: fc.constantFrom(null, true, false) },
@@ -198,7 +233,18 @@ export const fieldValue: fc.Arbitrary<unknown> = fc.oneof(
 export const rawJsonText: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: 1, max: 5000 }).map((n) => '['.repeat(n) + ']'.repeat(n)),
   fc.integer({ min: 1, max: 3000 }).map((n) => '{"a":'.repeat(n) + '1' + '}'.repeat(n)),
-  fc.constantFrom('[' .repeat(200000), '{', '[1,', '"\\ud800"', '"\\u0000"', 'nul', '{"a":1,"a":2}', '\uFEFF[]', '[1e999]', ''),
+  fc.constantFrom(
+    '['.repeat(200000),
+    '{',
+    '[1,',
+    '"\\ud800"',
+    '"\\u0000"',
+    'nul',
+    '{"a":1,"a":2}',
+    '\uFEFF[]',
+    '[1e999]',
+    '',
+  ),
   fc.constantFrom(...RAW_NUMBERS).map((n) => `[{"name":"age","op":"==","val":${n}}]`),
   fc.constantFrom(...RAW_NUMBERS).map((n) => `{"data":{"type":"person","attributes":{"other":${n},"age":${n}}}}`),
   fc.constantFrom(...RAW_NUMBERS).map((n) => `{"other":${n},"age":${n}}`),
@@ -207,14 +253,58 @@ export const rawJsonText: fc.Arbitrary<string> = fc.oneof(
 /** Values of one column kind: well-formed ones and the edges of the kind (wrong types come from `mutated`). */
 export function typedValue(kind: string): fc.Arbitrary<unknown> {
   // The few values of a kind that break things are worth more tries than the many ordinary ones.
-  const edges = <T>(ordinary: fc.Arbitrary<T>, ...values: T[]) => fc.oneof({ weight: 1, arbitrary: ordinary }, { weight: 2, arbitrary: fc.constantFrom(...values) });
+  const edges = <T>(ordinary: fc.Arbitrary<T>, ...values: T[]) =>
+    fc.oneof({ weight: 1, arbitrary: ordinary }, { weight: 2, arbitrary: fc.constantFrom(...values) });
   const own: Record<string, fc.Arbitrary<unknown>> = {
-    int: edges<unknown>(fc.integer({ min: -5, max: 120 }), 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 53 - 1, '42', ' 7 ', '1e3', '1e999', '-0', '0x1F'),
-    num: edges<unknown>(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }), 1e308, -1e308, 5e-324, '1.5', '1e999', '-1e999', '1e-999', '.5', '5.'),
-    text: fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'grapheme', maxLength: 10 }), fc.constantFrom(...SQL_INJECTIONS), fc.constantFrom('%', '_', '\\%', 'a%', '%o%', 'Alice')),
-    date: fc.oneof(fc.date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)), fc.constantFrom('CURRENT_DATE', '2024-02-29', '2023-02-29')),
-    datetime: fc.oneof(fc.date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 23)), fc.constantFrom('CURRENT_TIMESTAMP', 'LOCALTIMESTAMP', '2020-01-01 10:00:00', '2020-01-01T10:00:00Z')),
-    time: fc.oneof(fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:00`), fc.constantFrom('22:30:00.123456789', 'CURRENT_TIMESTAMP')),
+    int: edges<unknown>(
+      fc.integer({ min: -5, max: 120 }),
+      2 ** 31 - 1,
+      -(2 ** 31),
+      2 ** 31,
+      2 ** 53 - 1,
+      '42',
+      ' 7 ',
+      '1e3',
+      '1e999',
+      '-0',
+      '0x1F',
+    ),
+    num: edges<unknown>(
+      fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }),
+      1e308,
+      -1e308,
+      5e-324,
+      '1.5',
+      '1e999',
+      '-1e999',
+      '1e-999',
+      '.5',
+      '5.',
+    ),
+    text: fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.string({ unit: 'grapheme', maxLength: 10 }),
+      fc.constantFrom(...SQL_INJECTIONS),
+      fc.constantFrom('%', '_', '\\%', 'a%', '%o%', 'Alice'),
+    ),
+    date: fc.oneof(
+      fc
+        .date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10)),
+      fc.constantFrom('CURRENT_DATE', '2024-02-29', '2023-02-29'),
+    ),
+    datetime: fc.oneof(
+      fc
+        .date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 23)),
+      fc.constantFrom('CURRENT_TIMESTAMP', 'LOCALTIMESTAMP', '2020-01-01 10:00:00', '2020-01-01T10:00:00Z'),
+    ),
+    time: fc.oneof(
+      fc
+        .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+        .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:00`),
+      fc.constantFrom('22:30:00.123456789', 'CURRENT_TIMESTAMP'),
+    ),
     interval: fc.oneof(fc.integer({ min: 0, max: 10 ** 7 }), fc.constantFrom(2 ** 53 - 1, -1, 86400 * 365 * 300000)),
     inet: fc.constantFrom('10.0.0.1', '10.0.0.0/8', '192.168.1.0/24', '::1', '2001:db8::/32', 'fe80::1%eth0'),
   };

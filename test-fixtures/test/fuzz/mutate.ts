@@ -5,11 +5,18 @@ type Json = unknown;
 type Edit = 'replace' | 'drop' | 'add' | 'wrap' | 'stringify';
 
 /** Every node of a JSON value with a function that rebuilds the whole value with that node changed. */
-function spots(value: Json, rebuild: (v: Json | undefined) => Json = (v) => v): [Json, (v: Json | undefined) => Json][] {
+function spots(
+  value: Json,
+  rebuild: (v: Json | undefined) => Json = (v) => v,
+): [Json, (v: Json | undefined) => Json][] {
   const out: [Json, (v: Json | undefined) => Json][] = [[value, rebuild]];
   if (Array.isArray(value)) {
     value.forEach((item, i) => {
-      out.push(...spots(item, (v) => rebuild(v === undefined ? value.filter((_, j) => j !== i) : value.map((x, j) => (j === i ? v : x)))));
+      out.push(
+        ...spots(item, (v) =>
+          rebuild(v === undefined ? value.filter((_, j) => j !== i) : value.map((x, j) => (j === i ? v : x))),
+        ),
+      );
     });
   } else if (value !== null && typeof value === 'object') {
     for (const [k, item] of Object.entries(value)) {
@@ -57,5 +64,7 @@ export function mutated<T>(valid: fc.Arbitrary<T>): fc.Arbitrary<Json> {
     replacement: hostileJson,
     key: hostileString,
   });
-  return fc.tuple(valid, fc.option(change, { freq: 2, nil: undefined })).map(([v, c]) => (c ? edit(v, c.at, c.how, c.replacement, c.key) : v));
+  return fc
+    .tuple(valid, fc.option(change, { freq: 2, nil: undefined }))
+    .map(([v, c]) => (c ? edit(v, c.at, c.how, c.replacement, c.key) : v));
 }

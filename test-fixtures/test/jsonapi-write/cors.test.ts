@@ -61,7 +61,9 @@ describeEachDatabase(
 
     it('on a preflight (OPTIONS), with the methods the path allows', async () => {
       const res = expectStatus(
-        await t().http.request('OPTIONS', '/api/person/1', { headers: { origin: ORIGIN, 'access-control-request-method': 'PATCH' } }),
+        await t().http.request('OPTIONS', '/api/person/1', {
+          headers: { origin: ORIGIN, 'access-control-request-method': 'PATCH' },
+        }),
         204,
       );
       expectCors(res);
@@ -75,7 +77,10 @@ describeEachDatabase(
     });
 
     it('not for other origins: the hook decides', async () => {
-      const res = expectStatus(await t().http.get('/api/person/1', { headers: { origin: 'https://evil.example' } }), 200);
+      const res = expectStatus(
+        await t().http.get('/api/person/1', { headers: { origin: 'https://evil.example' } }),
+        200,
+      );
       expect(res.headers.get('access-control-allow-origin')).to.equal(null);
     });
   },

@@ -24,15 +24,27 @@ describeEachDatabase('Format A: a bare create is one statement, compiled once pe
     const a = await post(resource('task', { title: 'first', due: '2024-01-02', duration: 5 }));
     const b = await post(resource('task', { duration: 7, due: '2025-03-04', title: 'second' }));
     expect(b.sql[0]).to.equal(a.sql[0]);
-    expect(expectStatus(a.result, 201).body.data.attributes).to.deep.equal({ title: 'first', duration: 5, due: '2024-01-02' });
-    expect(expectStatus(b.result, 201).body.data.attributes).to.deep.equal({ title: 'second', duration: 7, due: '2025-03-04' });
+    expect(expectStatus(a.result, 201).body.data.attributes).to.deep.equal({
+      title: 'first',
+      duration: 5,
+      due: '2024-01-02',
+    });
+    expect(expectStatus(b.result, 201).body.data.attributes).to.deep.equal({
+      title: 'second',
+      duration: 7,
+      due: '2025-03-04',
+    });
   });
 
   it('gives each set of written columns a statement of its own, down to none at all', async () => {
     const some = await post(resource('task', { title: 'only a title' }));
     const none = await post(resource('task'));
     expect(some.sql[0]).to.not.equal(none.sql[0]);
-    expect(expectStatus(some.result, 201).body.data.attributes).to.deep.equal({ title: 'only a title', duration: null, due: null });
+    expect(expectStatus(some.result, 201).body.data.attributes).to.deep.equal({
+      title: 'only a title',
+      duration: null,
+      due: null,
+    });
     const empty = expectStatus(none.result, 201).body.data;
     expect(empty.attributes).to.deep.equal({ title: null, duration: null, due: null });
     expect(await rows(t(), 'task', { id: Number(empty.id) })).to.have.lengthOf(1);
@@ -40,7 +52,9 @@ describeEachDatabase('Format A: a bare create is one statement, compiled once pe
 
   it('answers an insert the database refuses with 409 and stores nothing; the next create still runs', async () => {
     const before = await rows(t(), 'tag');
-    const duplicate = await countQueries(t().target.database.knex, () => t().http.post('/api/tag', resource('tag', { name: 'news' })));
+    const duplicate = await countQueries(t().target.database.knex, () =>
+      t().http.post('/api/tag', resource('tag', { name: 'news' })),
+    );
     expectError(duplicate.result, 409);
     expect(duplicate.sql[0]).to.match(/^insert into/i);
     expect(await rows(t(), 'tag')).to.deep.equal(before);

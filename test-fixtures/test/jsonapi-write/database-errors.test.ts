@@ -34,11 +34,16 @@ describeEachDatabase('Format A: database errors are mapped', (t, kind) => {
     });
 
     it('null for a column that takes none is refused before the database, pointing at it', async () => {
-      expectError(await t().http.post('/api/tag', resource('tag', { name: null })), 400, { pointer: '/data/attributes/name' });
+      expectError(await t().http.post('/api/tag', resource('tag', { name: null })), 400, {
+        pointer: '/data/attributes/name',
+      });
     });
 
     it('a missing related row is 404', async () => {
-      expectError(await t().http.post('/api/article', resource('article', { title: 'x' }, { author: ref('person', 404) })), 404);
+      expectError(
+        await t().http.post('/api/article', resource('article', { title: 'x' }, { author: ref('person', 404) })),
+        404,
+      );
       expectError(await t().http.patch('/api/article/1/relationships/author', { data: ref('person', 404) }), 404);
       expect(await count(t(), 'article')).to.equal(5);
     });
@@ -87,9 +92,24 @@ describeEachDatabase('Format A: database errors are mapped', (t, kind) => {
       ['a duplicate unique value', 'unique-violation', 409, (k) => k('tag').insert({ name: 'news' })],
       ['a duplicate key', 'unique-violation', 409, (k) => k('tag').insert({ id: 1, name: 'other' })],
       ['a missing not-null value', 'not-null-violation', 400, (k) => k('tag').insert({})],
-      ['null into a not-null column', 'not-null-violation', 400, (k) => k('tag').where({ id: 1 }).update({ name: null })],
-      ['a foreign key to a missing row (insert)', 'foreign-key-missing', 404, (k) => k('article').insert({ title: 'x', author_id: 999 })],
-      ['a foreign key to a missing row (update)', 'foreign-key-missing', 404, (k) => k('comment').where({ id: 1 }).update({ article_id: 999 })],
+      [
+        'null into a not-null column',
+        'not-null-violation',
+        400,
+        (k) => k('tag').where({ id: 1 }).update({ name: null }),
+      ],
+      [
+        'a foreign key to a missing row (insert)',
+        'foreign-key-missing',
+        404,
+        (k) => k('article').insert({ title: 'x', author_id: 999 }),
+      ],
+      [
+        'a foreign key to a missing row (update)',
+        'foreign-key-missing',
+        404,
+        (k) => k('comment').where({ id: 1 }).update({ article_id: 999 }),
+      ],
       ['a delete of a referenced row', 'foreign-key-referenced', 409, (k) => k('person').where({ id: 1 }).del()],
     ];
     for (const [name, kind, status, run] of CASES) {
@@ -109,25 +129,44 @@ describeEachDatabase('Format A: database errors are mapped', (t, kind) => {
 
     it('errorPlace names the table and column of a duplicate unique value', async () => {
       const { knex, dialect } = t().target.database;
-      const error = await knex('tag').insert({ name: 'news' }).then(() => undefined, (e: unknown) => e);
+      const error = await knex('tag')
+        .insert({ name: 'news' })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(await dialect.errorPlace!(knex, error)).to.deep.equal({ table: 'tag', columns: ['name'] });
     });
 
     it('errorPlace names the key of a duplicate key where the database tells the table', async () => {
       const { knex, dialect } = t().target.database;
-      const error = await knex('tag').insert({ id: 1, name: 'other' }).then(() => undefined, (e: unknown) => e);
+      const error = await knex('tag')
+        .insert({ id: 1, name: 'other' })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       const place = await dialect.errorPlace!(knex, error);
       // MariaDB says only "for key 'PRIMARY'", which every table has.
       if (kind === 'mysql' && place === undefined) return;
       expect(place).to.deep.equal({ table: 'tag', columns: ['id'] });
     });
 
-    itWhen(kind !== 'sqlite', 'a value the column type refuses (text into an integer column) is invalid-value → 400, where the database checks it', async function () {
-            const { knex, dialect } = t().target.database;
-      const error = await knex('person').insert({ age: 'old' }).then(() => undefined, (e: unknown) => e);
-      expect(dialect.classifyError(error), String(error)).to.equal('invalid-value');
-      expect(databaseError('invalid-value').status).to.equal(400);
-    });
+    itWhen(
+      kind !== 'sqlite',
+      'a value the column type refuses (text into an integer column) is invalid-value → 400, where the database checks it',
+      async () => {
+        const { knex, dialect } = t().target.database;
+        const error = await knex('person')
+          .insert({ age: 'old' })
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+        expect(dialect.classifyError(error), String(error)).to.equal('invalid-value');
+        expect(databaseError('invalid-value').status).to.equal(400);
+      },
+    );
 
     it('a check constraint broken is check-violation → 400', async () => {
       const { knex, dialect } = t().target.database;
@@ -136,7 +175,12 @@ describeEachDatabase('Format A: database errors are mapped', (t, kind) => {
         table.integer('n').checkPositive();
       });
       try {
-        const error = await knex('colapi_check_probe').insert({ n: -1 }).then(() => undefined, (e: unknown) => e);
+        const error = await knex('colapi_check_probe')
+          .insert({ n: -1 })
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
         expect(dialect.classifyError(error), String(error)).to.equal('check-violation');
         expect(databaseError('check-violation').status).to.equal(400);
       } finally {
@@ -144,9 +188,14 @@ describeEachDatabase('Format A: database errors are mapped', (t, kind) => {
       }
     });
 
-    it('an error that is not the client\'s (a missing table) is not classified: a 500 without details', async () => {
+    it("an error that is not the client's (a missing table) is not classified: a 500 without details", async () => {
       const { knex, dialect } = t().target.database;
-      const error = await knex('no_such_table').select('*').then(() => undefined, (e: unknown) => e);
+      const error = await knex('no_such_table')
+        .select('*')
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(dialect.classifyError(error)).to.equal(undefined);
     });
   });

@@ -16,10 +16,15 @@ export interface JsonApiError {
 }
 
 /** Driver or SQL text that must never reach a client. */
-const SQL_TEXT = /\b(select|insert into|update\s+\S+\s+set|delete from|sqlite_|er_\w+|errno|duplicate (key|entry)|constraint failed|violates)\b/i;
+const SQL_TEXT =
+  /\b(select|insert into|update\s+\S+\s+set|delete from|sqlite_|er_\w+|errno|duplicate (key|entry)|constraint failed|violates)\b/i;
 
 /** Checks a JSON:API error document holding one error; returns that error object. */
-export function expectError(res: TestResponse, status: number, source?: { pointer?: string; parameter?: string }): JsonApiError {
+export function expectError(
+  res: TestResponse,
+  status: number,
+  source?: { pointer?: string; parameter?: string },
+): JsonApiError {
   expect(res.status, res.text).to.equal(status);
   expect(res.headers.get('content-type'), res.text).to.match(/^application\/vnd\.api\+json/);
   expect(res.body?.errors, res.text).to.be.an('array').with.lengthOf(1);
@@ -40,13 +45,20 @@ export function expectStatus(res: TestResponse, status: number): TestResponse {
 }
 
 /** A resource object of a request body. */
-export function resource(type: string, attributes?: Record<string, unknown>, relationships?: Record<string, unknown>, id?: string) {
+export function resource(
+  type: string,
+  attributes?: Record<string, unknown>,
+  relationships?: Record<string, unknown>,
+  id?: string,
+) {
   return {
     data: {
       type,
       ...(id !== undefined ? { id } : {}),
       ...(attributes ? { attributes } : {}),
-      ...(relationships ? { relationships: Object.fromEntries(Object.entries(relationships).map(([k, v]) => [k, { data: v }])) } : {}),
+      ...(relationships
+        ? { relationships: Object.fromEntries(Object.entries(relationships).map(([k, v]) => [k, { data: v }])) }
+        : {}),
     },
   };
 }
@@ -56,7 +68,11 @@ export const refs = (type: string, ...ids: (string | number)[]) => ids.map((id) 
 export const ref = (type: string, id: string | number) => ({ type, id: String(id) });
 
 /** Rows of a table matching `where`, read directly from the database. */
-export async function rows(t: TestTarget, table: string, where: Record<string, unknown> = {}): Promise<Record<string, unknown>[]> {
+export async function rows(
+  t: TestTarget,
+  table: string,
+  where: Record<string, unknown> = {},
+): Promise<Record<string, unknown>[]> {
   return t.target.database.knex(table).where(where).select('*');
 }
 
@@ -68,13 +84,18 @@ export async function count(t: TestTarget, table: string, where: Record<string, 
 
 /** The tag ids joined to an article, read from article_tag. */
 export async function tagsOf(t: TestTarget, articleId: number): Promise<number[]> {
-  const found = await t.target.database.knex('article_tag').where({ article_id: articleId }).orderBy('tag_id').select('tag_id');
+  const found = await t.target.database
+    .knex('article_tag')
+    .where({ article_id: articleId })
+    .orderBy('tag_id')
+    .select('tag_id');
   return found.map((r: { tag_id: unknown }) => Number(r.tag_id));
 }
 
 /** The row counts of every conformance table: a request that fails must leave them all as they were. */
 export async function census(t: TestTarget): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const table of ['person', 'article', 'comment', 'tag', 'article_tag', 'network', 'task']) out[table] = await count(t, table);
+  for (const table of ['person', 'article', 'comment', 'tag', 'article_tag', 'network', 'task'])
+    out[table] = await count(t, table);
   return out;
 }

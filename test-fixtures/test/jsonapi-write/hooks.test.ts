@@ -13,7 +13,12 @@ const hooks: HookTable = {
     // Changes the body: whatever the client sends, the name is forced.
     create: { before: (op) => ({ ...op, write: { ...op.write, values: { ...op.write.values, name: 'Forced' } } }) },
     // Changes the query: lists show adults only, on top of the client's own filter.
-    list: { before: (op) => ({ ...op, query: { ...op.query, filter: op.query.filter ? { kind: 'and', filters: [op.query.filter, adults] } : adults } }) },
+    list: {
+      before: (op) => ({
+        ...op,
+        query: { ...op.query, filter: op.query.filter ? { kind: 'and', filters: [op.query.filter, adults] } : adults },
+      }),
+    },
     // Rejects with a chosen status, error and header.
     delete: {
       before: () => {
@@ -28,14 +33,22 @@ const hooks: HookTable = {
       },
     },
     // Writes through the operation's transaction: kept when the update succeeds, undone when it fails.
-    update: { before: async (op, ctx) => void (await ctx.db!('tag').insert({ name: `audit ${op.kind} ${Date.now()}` })) },
+    update: {
+      before: async (op, ctx) => void (await ctx.db!('tag').insert({ name: `audit ${op.kind} ${Date.now()}` })),
+    },
   },
   tag: {
     // Changes the result: names are shown in capitals.
     fetch: {
       after: (result): OperationResult =>
         result.kind === 'resource' && result.resource
-          ? { ...result, resource: { ...result.resource, values: { ...result.resource.values, name: String(result.resource.values.name).toUpperCase() } } }
+          ? {
+              ...result,
+              resource: {
+                ...result.resource,
+                values: { ...result.resource.values, name: String(result.resource.values.name).toUpperCase() },
+              },
+            }
           : result,
     },
   },
@@ -43,12 +56,16 @@ const hooks: HookTable = {
     // An after hook that refuses: the write it follows is rolled back.
     create: {
       after: (result) => {
-        if (result.kind === 'resource' && result.resource?.values.title === 'refused') throw ApiError.conflict('no such tasks');
+        if (result.kind === 'resource' && result.resource?.values.title === 'refused')
+          throw ApiError.conflict('no such tasks');
       },
     },
   },
   network: {
-    fetch: { before: () => void calls.push('network.fetch.before'), after: () => void calls.push('network.fetch.after') },
+    fetch: {
+      before: () => void calls.push('network.fetch.before'),
+      after: () => void calls.push('network.fetch.after'),
+    },
   },
   '*': {
     '*': {
@@ -64,7 +81,10 @@ describeEachDatabase(
     beforeEach(() => t().seed());
 
     it('a before hook changes the body of a create', async () => {
-      const res = expectStatus(await t().http.post('/api/person', resource('person', { name: 'Mallory', age: 50 })), 201);
+      const res = expectStatus(
+        await t().http.post('/api/person', resource('person', { name: 'Mallory', age: 50 })),
+        201,
+      );
       expect(res.body.data.attributes).to.include({ name: 'Forced', age: 50 });
       expect((await rows(t(), 'person', { id: Number(res.body.data.id) }))[0]!.name).to.equal('Forced');
     });
@@ -73,7 +93,10 @@ describeEachDatabase(
       const all = expectStatus(await t().http.get('/api/person'), 200);
       expect(all.body.data.map((r: { id: string }) => r.id)).to.deep.equal(['1', '4', '5']);
       expect(all.body.meta.total).to.equal(3);
-      const filtered = expectStatus(await t().http.get(`/api/person?${filterParam([{ name: 'name', op: 'in', val: ['Alice', 'bob'] }])}`), 200);
+      const filtered = expectStatus(
+        await t().http.get(`/api/person?${filterParam([{ name: 'name', op: 'in', val: ['Alice', 'bob'] }])}`),
+        200,
+      );
       expect(filtered.body.data.map((r: { id: string }) => r.id)).to.deep.equal(['1']);
       expectStatus(await t().http.get('/api/person/2'), 200);
     });
@@ -102,10 +125,16 @@ describeEachDatabase(
       expectStatus(await t().http.post('/api/task', resource('task', { title: 'fine' })), 201);
     });
 
-    it("what a hook writes through context.db commits or rolls back with the operation", async () => {
+    it('what a hook writes through context.db commits or rolls back with the operation', async () => {
       expectStatus(await t().http.patch('/api/article/2', resource('article', { title: 'Kept' }, undefined, '2')), 200);
       expect(await count(t(), 'tag')).to.equal(4);
-      expectError(await t().http.patch('/api/article/2', resource('article', { title: 'Lost' }, { author: ref('person', 99) }, '2')), 404);
+      expectError(
+        await t().http.patch(
+          '/api/article/2',
+          resource('article', { title: 'Lost' }, { author: ref('person', 99) }, '2'),
+        ),
+        404,
+      );
       expect(await count(t(), 'tag')).to.equal(4);
       expect((await rows(t(), 'article', { id: 2 }))[0]!.title).to.equal('Kept');
     });

@@ -38,7 +38,10 @@ describeEachDatabase(
       it(`${input} is stored as ${stored}, on create and on update`, async () => {
         const created = expectStatus(await t().http.post('/api/network', resource('network', { address: input })), 201);
         expect(created.body.data.attributes.address).to.equal(stored);
-        const updated = expectStatus(await t().http.patch('/api/network/2', resource('network', { address: input }, undefined, '2')), 200);
+        const updated = expectStatus(
+          await t().http.patch('/api/network/2', resource('network', { address: input }, undefined, '2')),
+          200,
+        );
         expect(updated.body.data.attributes.address).to.equal(stored);
         expect((await t().http.get('/api/network/2')).body.data.attributes.address).to.equal(stored);
       });
@@ -48,22 +51,42 @@ describeEachDatabase(
       const before = await census(t());
       for (const address of REFUSED) {
         const pointer = { pointer: '/data/attributes/address' };
-        expect(expectError(await t().http.post('/api/network', resource('network', { address })), 400, pointer).detail).to.contain('is not a network address');
-        expectError(await t().http.patch('/api/network/2', resource('network', { address }, undefined, '2')), 400, pointer);
+        expect(
+          expectError(await t().http.post('/api/network', resource('network', { address })), 400, pointer).detail,
+        ).to.contain('is not a network address');
+        expectError(
+          await t().http.patch('/api/network/2', resource('network', { address }, undefined, '2')),
+          400,
+          pointer,
+        );
       }
       expect(await census(t())).to.deep.equal(before);
       expect((await rows(t(), 'network', { id: 2 }))[0]!.address).to.equal('10.0.0.0/8');
     });
 
-    itWhen(kind === 'postgres', 'on PostgreSQL, the server accepts and answers exactly what the database itself does', async () => {
-      const { knex } = t().target.database;
-      for (const input of [...ACCEPTED.map(([i]) => i), ...REFUSED, '::1:2', '1.2.3.4.', '::1.2.3.04', '0:0:0:0:0:0:0:1']) {
-        const own = await knex.raw('select ?::inet as a', [input]).then((r) => String(r.rows[0].a), () => undefined);
-        const res = await t().http.patch('/api/network/1', resource('network', { address: input }, undefined, '1'));
-        if (own === undefined) expectError(res, 400, { pointer: '/data/attributes/address' });
-        else expect(expectStatus(res, 200).body.data.attributes.address, input).to.equal(own);
-      }
-    });
+    itWhen(
+      kind === 'postgres',
+      'on PostgreSQL, the server accepts and answers exactly what the database itself does',
+      async () => {
+        const { knex } = t().target.database;
+        for (const input of [
+          ...ACCEPTED.map(([i]) => i),
+          ...REFUSED,
+          '::1:2',
+          '1.2.3.4.',
+          '::1.2.3.04',
+          '0:0:0:0:0:0:0:1',
+        ]) {
+          const own = await knex.raw('select ?::inet as a', [input]).then(
+            (r) => String(r.rows[0].a),
+            () => undefined,
+          );
+          const res = await t().http.patch('/api/network/1', resource('network', { address: input }, undefined, '1'));
+          if (own === undefined) expectError(res, 400, { pointer: '/data/attributes/address' });
+          else expect(expectStatus(res, 200).body.data.attributes.address, input).to.equal(own);
+        }
+      },
+    );
   },
   { api: { registry } },
 );
@@ -76,7 +99,9 @@ describeEachDatabase(
     it('an abbreviated network is stored as PostgreSQL writes it; a value PostgreSQL refuses is 400 naming the field', async () => {
       const created = expectStatus(await t().http.post('/api/network', { address: '192.168.1/24' }), 201);
       expect(created.body.address).to.equal('192.168.1.0/24');
-      expect(expectStatus(await t().http.patch('/api/network/2', { address: '10/8' }), 200).body.address).to.equal('10.0.0.0/8');
+      expect(expectStatus(await t().http.patch('/api/network/2', { address: '10/8' }), 200).body.address).to.equal(
+        '10.0.0.0/8',
+      );
       for (const address of REFUSED) {
         const res = await t().http.post('/api/network', { address });
         expect(res.status, res.text).to.equal(400);

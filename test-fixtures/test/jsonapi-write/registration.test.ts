@@ -62,19 +62,42 @@ describeEachDatabase('Format A: registration options', (t) => {
     });
 
     it('person_private creates and updates through its own fields', async () => {
-      const created = expectStatus(await t().http.post('/api/person_private', resource('person_private', { name: 'Priv', bedtime: '21:00:00' })), 201);
+      const created = expectStatus(
+        await t().http.post('/api/person_private', resource('person_private', { name: 'Priv', bedtime: '21:00:00' })),
+        201,
+      );
       expect(created.body.data.type).to.equal('person_private');
-      expect(created.headers.get('location')).to.equal(`${t().target.origin}/api/person_private/${created.body.data.id}`);
-      expect(created.body.data.attributes).to.deep.equal({ name: 'Priv', birthday: null, birth_datetime: null, bedtime: '21:00:00' });
-      const updated = expectStatus(await t().http.patch('/api/person_private/1', resource('person_private', { name: 'Al' }, undefined, '1')), 200);
+      expect(created.headers.get('location')).to.equal(
+        `${t().target.origin}/api/person_private/${created.body.data.id}`,
+      );
+      expect(created.body.data.attributes).to.deep.equal({
+        name: 'Priv',
+        birthday: null,
+        birth_datetime: null,
+        bedtime: '21:00:00',
+      });
+      const updated = expectStatus(
+        await t().http.patch('/api/person_private/1', resource('person_private', { name: 'Al' }, undefined, '1')),
+        200,
+      );
       expect(updated.body.data.attributes.name).to.equal('Al');
       expect((await rows(t(), 'person', { id: 1 }))[0]).to.include({ name: 'Al', age: 25, other: 1.5 });
     });
 
     const EXCLUDED: [string, string, unknown, string][] = [
       ['POST', '/api/person_private', resource('person_private', { name: 'x', age: 30 }), '/data/attributes/age'],
-      ['PATCH', '/api/person_private/1', resource('person_private', { other: 2 }, undefined, '1'), '/data/attributes/other'],
-      ['PATCH', '/api/person_private/1', resource('person_private', {}, { comments: refs('comment', 4) }, '1'), '/data/relationships/comments'],
+      [
+        'PATCH',
+        '/api/person_private/1',
+        resource('person_private', { other: 2 }, undefined, '1'),
+        '/data/attributes/other',
+      ],
+      [
+        'PATCH',
+        '/api/person_private/1',
+        resource('person_private', {}, { comments: refs('comment', 4) }, '1'),
+        '/data/relationships/comments',
+      ],
       ['POST', '/api/person_private', resource('person_private', { is_minor: true }), '/data/attributes/is_minor'],
     ];
     for (const [method, path, body, pointer] of EXCLUDED) {
@@ -90,19 +113,26 @@ describeEachDatabase('Format A: registration options', (t) => {
   describe('additional_attributes: person.is_minor', () => {
     it('is computed for every person (age <= 18, null is not a minor)', async () => {
       const res = expectStatus(await t().http.get('/api/person'), 200);
-      const minors = Object.fromEntries(res.body.data.map((r: { id: string; attributes: { is_minor: boolean } }) => [r.id, r.attributes.is_minor]));
+      const minors = Object.fromEntries(
+        res.body.data.map((r: { id: string; attributes: { is_minor: boolean } }) => [r.id, r.attributes.is_minor]),
+      );
       expect(minors).to.deep.equal({ 1: false, 2: true, 3: false, 4: false, 5: true });
     });
 
     it('follows writes, in the write response itself', async () => {
       const created = expectStatus(await t().http.post('/api/person', resource('person', { age: 10 })), 201);
       expect(created.body.data.attributes.is_minor).to.equal(true);
-      const updated = expectStatus(await t().http.patch('/api/person/2', resource('person', { age: 30 }, undefined, '2')), 200);
+      const updated = expectStatus(
+        await t().http.patch('/api/person/2', resource('person', { age: 30 }, undefined, '2')),
+        200,
+      );
       expect(updated.body.data.attributes.is_minor).to.equal(false);
     });
 
     it('cannot be written', async () => {
-      expectError(await t().http.patch('/api/person/1', resource('person', { is_minor: true }, undefined, '1')), 400, { pointer: '/data/attributes/is_minor' });
+      expectError(await t().http.patch('/api/person/1', resource('person', { is_minor: true }, undefined, '1')), 400, {
+        pointer: '/data/attributes/is_minor',
+      });
     });
   });
 
@@ -110,7 +140,9 @@ describeEachDatabase('Format A: registration options', (t) => {
     it('relationships of person_private link to article, and article.author to person', async () => {
       const priv = expectStatus(await t().http.get('/api/person_private/1'), 200);
       expect(priv.body.data.relationships.articles.data).to.deep.equal(refs('article', 1, 2));
-      expect(priv.body.data.relationships.articles.links.self).to.equal(`${t().target.origin}/api/person_private/1/relationships/articles`);
+      expect(priv.body.data.relationships.articles.links.self).to.equal(
+        `${t().target.origin}/api/person_private/1/relationships/articles`,
+      );
       const article = expectStatus(await t().http.get('/api/article/1'), 200);
       expect(article.body.data.relationships.author.data).to.deep.equal(ref('person', 1));
       const comment = expectStatus(await t().http.get('/api/comment/1'), 200);
@@ -125,12 +157,22 @@ describeEachDatabase('Format A: registration options', (t) => {
 
     it('linkage written names the first collection; another type is 409', async () => {
       expectStatus(await t().http.patch('/api/article/4/relationships/author', { data: ref('person', 3) }), 204);
-      expectError(await t().http.patch('/api/article/4/relationships/author', { data: ref('person_private', 3) }), 409, { pointer: '/data/type' });
+      expectError(
+        await t().http.patch('/api/article/4/relationships/author', { data: ref('person_private', 3) }),
+        409,
+        { pointer: '/data/type' },
+      );
       expect((await rows(t(), 'article', { id: 4 }))[0]!.author_id).to.equal(3);
     });
 
     it('a write through one collection shows through the others', async () => {
-      expectStatus(await t().http.patch('/api/person_private/3', resource('person_private', {}, { articles: refs('article', 4) }, '3')), 200);
+      expectStatus(
+        await t().http.patch(
+          '/api/person_private/3',
+          resource('person_private', {}, { articles: refs('article', 4) }, '3'),
+        ),
+        200,
+      );
       const names = expectStatus(await t().http.get('/api/person/3'), 200);
       expect(names.body.data.relationships.articles.data).to.deep.equal(refs('article', 4));
     });

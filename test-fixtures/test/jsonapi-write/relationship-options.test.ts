@@ -16,7 +16,10 @@ describeEachDatabase('Format A: registration options that refuse to-many replace
       const models = target.registry.models;
       const registry = new Registry([
         { model: models.get('Person')!, options: { name: 'person' } },
-        { model: models.get('Article')!, options: { name: 'article', allow_to_many_replacement: false, allow_to_many_removal: false } },
+        {
+          model: models.get('Article')!,
+          options: { name: 'article', allow_to_many_replacement: false, allow_to_many_removal: false },
+        },
         { model: models.get('Comment')!, options: { name: 'comment' } },
         { model: models.get('Tag')!, options: { name: 'tag' } },
       ]);
@@ -46,7 +49,10 @@ describeEachDatabase('Format A: registration options that refuse to-many replace
   it('still appends with POST, and creates with to-many linkage', async () => {
     expectStatus(await http().post('/api/article/1/relationships/tags', { data: refs('tag', 3) }), 204);
     expect(await tagsOf(t(), 1)).to.deep.equal([1, 2, 3]);
-    const created = expectStatus(await http().post('/api/article', resource('article', { title: 'New' }, { tags: refs('tag', 1) })), 201);
+    const created = expectStatus(
+      await http().post('/api/article', resource('article', { title: 'New' }, { tags: refs('tag', 1) })),
+      201,
+    );
     expect(await tagsOf(t(), Number(created.body.data.id))).to.deep.equal([1]);
   });
 
@@ -57,7 +63,10 @@ describeEachDatabase('Format A: registration options that refuse to-many replace
 
   it('leaves the other collections at the defaults (tag.articles)', async () => {
     expectStatus(await http().patch('/api/tag/1/relationships/articles', { data: refs('article', 2) }), 204);
-    expectStatus(await http().request('DELETE', '/api/tag/2/relationships/articles', { body: { data: refs('article', 1) } }), 204);
+    expectStatus(
+      await http().request('DELETE', '/api/tag/2/relationships/articles', { body: { data: refs('article', 1) } }),
+      204,
+    );
     expect(await tagsOf(t(), 1)).to.deep.equal([]);
     expect(await tagsOf(t(), 2)).to.deep.equal([1]);
   });

@@ -8,7 +8,10 @@ describeEachDatabase('Format A: PATCH updates a resource', (t) => {
   const authorOf = async (article: number) => (await rows(t(), 'article', { id: article }))[0]!.author_id;
 
   it('answers 200 with the full document: every attribute and relationship, changed or not', async () => {
-    const res = expectStatus(await t().http.patch('/api/person/1', resource('person', { name: 'Alicia', age: 26 }, undefined, '1')), 200);
+    const res = expectStatus(
+      await t().http.patch('/api/person/1', resource('person', { name: 'Alicia', age: 26 }, undefined, '1')),
+      200,
+    );
     expect(res.headers.get('content-type')).to.match(/^application\/vnd\.api\+json/);
     const data = res.body.data;
     expect(data).to.include({ type: 'person', id: '1' });
@@ -40,14 +43,20 @@ describeEachDatabase('Format A: PATCH updates a resource', (t) => {
   });
 
   it('replaces a to-many relationship kept by the foreign key of the others (person.articles)', async () => {
-    const res = expectStatus(await t().http.patch('/api/person/1', resource('person', undefined, { articles: refs('article', 2, 4) }, '1')), 200);
+    const res = expectStatus(
+      await t().http.patch('/api/person/1', resource('person', undefined, { articles: refs('article', 2, 4) }, '1')),
+      200,
+    );
     expect(res.body.data.relationships.articles.data).to.deep.equal(refs('article', 2, 4));
     expect(await authorOf(1)).to.equal(null);
     expect(await authorOf(4)).to.equal(1);
   });
 
   it('clears a to-one relationship with null and a to-many one with []', async () => {
-    const res = expectStatus(await t().http.patch('/api/article/1', resource('article', undefined, { author: null, tags: [] }, '1')), 200);
+    const res = expectStatus(
+      await t().http.patch('/api/article/1', resource('article', undefined, { author: null, tags: [] }, '1')),
+      200,
+    );
     expect(res.body.data.relationships.author.data).to.equal(null);
     expect(res.body.data.relationships.tags.data).to.deep.equal([]);
     expect(await tagsOf(t(), 1)).to.deep.equal([]);
@@ -68,16 +77,57 @@ describeEachDatabase('Format A: PATCH updates a resource', (t) => {
   const REFUSED: [string, string, unknown, number, string?][] = [
     ['a missing id', '/api/person/99', resource('person', { name: 'X' }, undefined, '99'), 404],
     ['an id that cannot be a key', '/api/person/abc', resource('person', { name: 'X' }, undefined, 'abc'), 404],
-    ['an id other than the URL\'s', '/api/person/1', resource('person', { name: 'X' }, undefined, '2'), 409, '/data/id'],
-    ['a type other than the collection', '/api/person/1', resource('article', { title: 'X' }, undefined, '1'), 409, '/data/type'],
+    ["an id other than the URL's", '/api/person/1', resource('person', { name: 'X' }, undefined, '2'), 409, '/data/id'],
+    [
+      'a type other than the collection',
+      '/api/person/1',
+      resource('article', { title: 'X' }, undefined, '1'),
+      409,
+      '/data/type',
+    ],
     ['no id', '/api/person/1', resource('person', { name: 'X' }), 400, '/data/id'],
-    ['an id that is not a string', '/api/person/1', { data: { type: 'person', id: 1, attributes: { name: 'X' } } }, 400, '/data/id'],
+    [
+      'an id that is not a string',
+      '/api/person/1',
+      { data: { type: 'person', id: 1, attributes: { name: 'X' } } },
+      400,
+      '/data/id',
+    ],
     ['no type', '/api/person/1', { data: { id: '1', attributes: { name: 'X' } } }, 400, '/data/type'],
-    ['an unknown attribute', '/api/person/1', resource('person', { shoe_size: 44 }, undefined, '1'), 400, '/data/attributes/shoe_size'],
-    ['the key as an attribute', '/api/person/1', resource('person', { id: 7 }, undefined, '1'), 400, '/data/attributes/id'],
-    ['null where the column takes none', '/api/tag/1', resource('tag', { name: null }, undefined, '1'), 400, '/data/attributes/name'],
-    ['a foreign key as an attribute', '/api/article/1', resource('article', { author_id: 2 }, undefined, '1'), 400, '/data/attributes/author_id'],
-    ['a missing related resource', '/api/article/1', resource('article', { title: 'X' }, { author: ref('person', 99) }, '1'), 404],
+    [
+      'an unknown attribute',
+      '/api/person/1',
+      resource('person', { shoe_size: 44 }, undefined, '1'),
+      400,
+      '/data/attributes/shoe_size',
+    ],
+    [
+      'the key as an attribute',
+      '/api/person/1',
+      resource('person', { id: 7 }, undefined, '1'),
+      400,
+      '/data/attributes/id',
+    ],
+    [
+      'null where the column takes none',
+      '/api/tag/1',
+      resource('tag', { name: null }, undefined, '1'),
+      400,
+      '/data/attributes/name',
+    ],
+    [
+      'a foreign key as an attribute',
+      '/api/article/1',
+      resource('article', { author_id: 2 }, undefined, '1'),
+      400,
+      '/data/attributes/author_id',
+    ],
+    [
+      'a missing related resource',
+      '/api/article/1',
+      resource('article', { title: 'X' }, { author: ref('person', 99) }, '1'),
+      404,
+    ],
   ];
   for (const [name, path, body, status, pointer] of REFUSED) {
     it(`${name}: ${status}${pointer ? ` pointing at ${pointer}` : ''}, nothing changed`, async () => {

@@ -5,7 +5,8 @@ import { census, expectError, expectStatus, resource } from './helpers.js';
 const DAY = 24 * 3600 * 1000;
 
 /** Milliseconds between a wire date or timestamp (no zone: read as UTC) and now. */
-const distanceFromNow = (text: string) => Math.abs(Date.parse(`${text.length === 10 ? `${text}T00:00:00` : text}Z`) - Date.now());
+const distanceFromNow = (text: string) =>
+  Math.abs(Date.parse(`${text.length === 10 ? `${text}T00:00:00` : text}Z`) - Date.now());
 
 describeEachDatabase('Format A: values written', (t) => {
   beforeEach(() => t().seed());
@@ -13,8 +14,10 @@ describeEachDatabase('Format A: values written', (t) => {
   const create = async (collection: string, attributes: Record<string, unknown>) =>
     expectStatus(await t().http.post(`/api/${collection}`, resource(collection, attributes)), 201).body.data;
   const update = async (collection: string, id: string, attributes: Record<string, unknown>) =>
-    expectStatus(await t().http.patch(`/api/${collection}/${id}`, resource(collection, attributes, undefined, id)), 200).body.data;
-  const reread = async (collection: string, id: string) => expectStatus(await t().http.get(`/api/${collection}/${id}`), 200).body.data.attributes;
+    expectStatus(await t().http.patch(`/api/${collection}/${id}`, resource(collection, attributes, undefined, id)), 200)
+      .body.data;
+  const reread = async (collection: string, id: string) =>
+    expectStatus(await t().http.get(`/api/${collection}/${id}`), 200).body.data.attributes;
 
   describe('invalid dates, times and timestamps: 400 pointing at the attribute, nothing written', () => {
     const INVALID: [string, string, unknown][] = [
@@ -45,8 +48,14 @@ describeEachDatabase('Format A: values written', (t) => {
       it(`${collection}.${field} = ${JSON.stringify(value)}`, async () => {
         const before = await census(t());
         const pointer = `/data/attributes/${field}`;
-        expectError(await t().http.post(`/api/${collection}`, resource(collection, { [field]: value })), 400, { pointer });
-        expectError(await t().http.patch(`/api/${collection}/1`, resource(collection, { [field]: value }, undefined, '1')), 400, { pointer });
+        expectError(await t().http.post(`/api/${collection}`, resource(collection, { [field]: value })), 400, {
+          pointer,
+        });
+        expectError(
+          await t().http.patch(`/api/${collection}/1`, resource(collection, { [field]: value }, undefined, '1')),
+          400,
+          { pointer },
+        );
         expect(await census(t())).to.deep.equal(before);
       });
     }
@@ -79,7 +88,9 @@ describeEachDatabase('Format A: values written', (t) => {
 
     it('keeps fractions of article.publishtime through a filter too', async () => {
       const created = await create('article', { title: 'precise', publishtime: '2022-02-02T02:02:02.654321' });
-      const filter = encodeURIComponent(JSON.stringify([{ name: 'publishtime', op: '==', val: '2022-02-02T02:02:02.654321' }]));
+      const filter = encodeURIComponent(
+        JSON.stringify([{ name: 'publishtime', op: '==', val: '2022-02-02T02:02:02.654321' }]),
+      );
       const found = expectStatus(await t().http.get(`/api/article?filter[objects]=${filter}`), 200);
       expect(found.body.data.map((r: { id: string }) => r.id)).to.deep.equal([created.id]);
     });
@@ -97,7 +108,11 @@ describeEachDatabase('Format A: values written', (t) => {
       const before = await census(t());
       const pointer = '/data/attributes/name';
       expectError(await t().http.post('/api/person', resource('person', { name: 'a'.repeat(101) })), 400, { pointer });
-      expectError(await t().http.patch('/api/person/1', resource('person', { name: '\u{1F600}'.repeat(101) }, undefined, '1')), 400, { pointer });
+      expectError(
+        await t().http.patch('/api/person/1', resource('person', { name: '\u{1F600}'.repeat(101) }, undefined, '1')),
+        400,
+        { pointer },
+      );
       expect(await census(t())).to.deep.equal(before);
     });
   });

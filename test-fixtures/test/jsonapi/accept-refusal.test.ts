@@ -23,7 +23,10 @@ describeEachDatabase('Format A: a refusal of JSON:API beside a wildcard', (t) =>
   for (const [accept, path, status] of CASES) {
     it(`GET ${path} with Accept ${accept} answers ${status}`, async () => {
       const res = await fetch(`${t().target.origin}${path}`, { headers: { accept } });
-      const body = (await res.json()) as { data?: unknown; errors?: { status: string; title: string; detail: string }[] };
+      const body = (await res.json()) as {
+        data?: unknown;
+        errors?: { status: string; title: string; detail: string }[];
+      };
       expect(res.status, JSON.stringify(body)).to.equal(status);
       expect(res.headers.get('content-type')).to.equal(JSONAPI);
       if (status === 200) {
@@ -32,7 +35,11 @@ describeEachDatabase('Format A: a refusal of JSON:API beside a wildcard', (t) =>
       }
       expect(body).to.not.have.property('data');
       expect(body.errors).to.have.lengthOf(1);
-      expect(body.errors![0]).to.deep.equal({ status: '406', title: 'Not Acceptable', detail: `Accept must allow ${JSONAPI}` });
+      expect(body.errors![0]).to.deep.equal({
+        status: '406',
+        title: 'Not Acceptable',
+        detail: `Accept must allow ${JSONAPI}`,
+      });
     });
   }
 });

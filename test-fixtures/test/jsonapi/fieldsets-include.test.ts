@@ -11,7 +11,10 @@ interface Resource {
 
 const key = (r: Resource) => `${r.type}:${r.id}`;
 /** The shape of a resource object: which attributes and relationships it shows. */
-const shape = (r: Resource) => ({ attributes: Object.keys(r.attributes ?? {}), relationships: Object.keys(r.relationships ?? {}) });
+const shape = (r: Resource) => ({
+  attributes: Object.keys(r.attributes ?? {}),
+  relationships: Object.keys(r.relationships ?? {}),
+});
 
 interface FieldsCase {
   readonly name: string;
@@ -23,18 +26,68 @@ interface FieldsCase {
 const PERSON_ATTRIBUTES = ['name', 'age', 'other', 'birthday', 'birth_datetime', 'bedtime', 'is_minor'];
 
 const FIELDS_CASES: FieldsCase[] = [
-  { name: 'fields[person] with an attribute and a relationship', path: '/api/person/1?fields[person]=name,articles', attributes: ['name'], relationships: ['articles'] },
+  {
+    name: 'fields[person] with an attribute and a relationship',
+    path: '/api/person/1?fields[person]=name,articles',
+    attributes: ['name'],
+    relationships: ['articles'],
+  },
   { name: 'only with one attribute', path: '/api/person/1?only=name', attributes: ['name'], relationships: [] },
-  { name: 'only with a relationship', path: '/api/person/1?only=comments', attributes: [], relationships: ['comments'] },
-  { name: 'a virtual attribute', path: '/api/person/1?fields[person]=is_minor,age', attributes: ['age', 'is_minor'], relationships: [] },
-  { name: 'id and type are accepted and always kept', path: '/api/person/1?fields[person]=id,type,name', attributes: ['name'], relationships: [] },
-  { name: 'an empty fieldset keeps id, type and links only', path: '/api/person/1?fields[person]=', attributes: [], relationships: [] },
-  { name: 'a fieldset of another type changes nothing', path: '/api/person/1?fields[article]=title', attributes: PERSON_ATTRIBUTES, relationships: ['articles', 'comments'] },
-  { name: 'no fieldset shows everything', path: '/api/person/1', attributes: PERSON_ATTRIBUTES, relationships: ['articles', 'comments'] },
-  { name: 'only on a to-one related resource', path: '/api/article/1/author?only=name', attributes: ['name'], relationships: [] },
-  { name: 'fields on a related item', path: '/api/article/1/comments/2?fields[comment]=content', attributes: ['content'], relationships: [] },
+  {
+    name: 'only with a relationship',
+    path: '/api/person/1?only=comments',
+    attributes: [],
+    relationships: ['comments'],
+  },
+  {
+    name: 'a virtual attribute',
+    path: '/api/person/1?fields[person]=is_minor,age',
+    attributes: ['age', 'is_minor'],
+    relationships: [],
+  },
+  {
+    name: 'id and type are accepted and always kept',
+    path: '/api/person/1?fields[person]=id,type,name',
+    attributes: ['name'],
+    relationships: [],
+  },
+  {
+    name: 'an empty fieldset keeps id, type and links only',
+    path: '/api/person/1?fields[person]=',
+    attributes: [],
+    relationships: [],
+  },
+  {
+    name: 'a fieldset of another type changes nothing',
+    path: '/api/person/1?fields[article]=title',
+    attributes: PERSON_ATTRIBUTES,
+    relationships: ['articles', 'comments'],
+  },
+  {
+    name: 'no fieldset shows everything',
+    path: '/api/person/1',
+    attributes: PERSON_ATTRIBUTES,
+    relationships: ['articles', 'comments'],
+  },
+  {
+    name: 'only on a to-one related resource',
+    path: '/api/article/1/author?only=name',
+    attributes: ['name'],
+    relationships: [],
+  },
+  {
+    name: 'fields on a related item',
+    path: '/api/article/1/comments/2?fields[comment]=content',
+    attributes: ['content'],
+    relationships: [],
+  },
   { name: 'only on a collection', path: '/api/person?only=age', attributes: ['age'], relationships: [] },
-  { name: 'only within what the collection exposes', path: '/api/person_private/1?only=name,articles', attributes: ['name'], relationships: ['articles'] },
+  {
+    name: 'only within what the collection exposes',
+    path: '/api/person_private/1?only=name,articles',
+    attributes: ['name'],
+    relationships: ['articles'],
+  },
 ];
 
 const BAD: [string, string, string][] = [
@@ -71,7 +124,10 @@ describeEachDatabase('Format A: sparse fieldsets and compound documents', (t) =>
 
     it('keeps linkage in the relationships a fieldset names', async () => {
       const res = await getOk(t(), '/api/person/1?fields[person]=articles');
-      expect(res.body.data.relationships.articles.data).to.deep.equal([{ type: 'article', id: '1' }, { type: 'article', id: '2' }]);
+      expect(res.body.data.relationships.articles.data).to.deep.equal([
+        { type: 'article', id: '1' },
+        { type: 'article', id: '2' },
+      ]);
     });
   });
 
@@ -86,7 +142,15 @@ describeEachDatabase('Format A: sparse fieldsets and compound documents', (t) =>
       const res = await getOk(t(), '/api/article?include=author,comments.author');
       expect(res.body.data.map(key)).to.deep.equal(['article:1', 'article:2', 'article:3', 'article:4', 'article:5']);
       const included: Resource[] = res.body.included;
-      expect(included.map(key).sort()).to.deep.equal(['comment:1', 'comment:2', 'comment:3', 'person:1', 'person:2', 'person:3', 'person:4']);
+      expect(included.map(key).sort()).to.deep.equal([
+        'comment:1',
+        'comment:2',
+        'comment:3',
+        'person:1',
+        'person:2',
+        'person:3',
+        'person:4',
+      ]);
       const bob = included.find((r) => key(r) === 'person:2')!;
       expect(bob.attributes).to.include({ name: 'bob', age: 17 });
       expect(bob.relationships!.articles!.data).to.deep.equal([{ type: 'article', id: '3' }]);
@@ -99,7 +163,13 @@ describeEachDatabase('Format A: sparse fieldsets and compound documents', (t) =>
       const res = await getOk(t(), '/api/person?include=articles.author');
       expect(res.body.included.map(key).sort()).to.deep.equal(['article:1', 'article:2', 'article:3', 'article:5']);
       const one = await getOk(t(), '/api/person/1?include=articles.author,comments.article.author');
-      expect(one.body.included.map(key).sort()).to.deep.equal(['article:1', 'article:2', 'article:3', 'comment:3', 'person:2']);
+      expect(one.body.included.map(key).sort()).to.deep.equal([
+        'article:1',
+        'article:2',
+        'article:3',
+        'comment:3',
+        'person:2',
+      ]);
     });
 
     it('follows many-to-many relationships both ways', async () => {
@@ -125,13 +195,24 @@ describeEachDatabase('Format A: sparse fieldsets and compound documents', (t) =>
     });
 
     it('applies fields[...] to included resources', async () => {
-      const res = await getOk(t(), '/api/article?include=author,comments&fields[person]=name&fields[comment]=content,author&fields[article]=title,author');
-      for (const r of res.body.data as Resource[]) expect(shape(r)).to.deep.equal({ attributes: ['title'], relationships: ['author'] });
+      const res = await getOk(
+        t(),
+        '/api/article?include=author,comments&fields[person]=name&fields[comment]=content,author&fields[article]=title,author',
+      );
+      for (const r of res.body.data as Resource[])
+        expect(shape(r)).to.deep.equal({ attributes: ['title'], relationships: ['author'] });
       for (const r of res.body.included as Resource[]) {
         if (r.type === 'person') expect(shape(r)).to.deep.equal({ attributes: ['name'], relationships: [] });
         else expect(shape(r)).to.deep.equal({ attributes: ['content'], relationships: ['author'] });
       }
-      expect((res.body.included as Resource[]).map(key).sort()).to.deep.equal(['comment:1', 'comment:2', 'comment:3', 'person:1', 'person:2', 'person:4']);
+      expect((res.body.included as Resource[]).map(key).sort()).to.deep.equal([
+        'comment:1',
+        'comment:2',
+        'comment:3',
+        'person:1',
+        'person:2',
+        'person:4',
+      ]);
     });
 
     it('includes from a related collection and a related resource', async () => {

@@ -3,7 +3,20 @@ import { expect } from 'chai';
 import { asIds, filteredIds } from './helpers.js';
 
 /** Names chosen to tell case, accents, wildcards and escapes apart. */
-const NAMES = ['Émile', 'émilie', 'Eric', 'eve', 'a_b', 'axb', '50%', '5000', 'ÉMILE', 'back\\slash', 'Straße', '[x]*?'];
+const NAMES = [
+  'Émile',
+  'émilie',
+  'Eric',
+  'eve',
+  'a_b',
+  'axb',
+  '50%',
+  '5000',
+  'ÉMILE',
+  'back\\slash',
+  'Straße',
+  '[x]*?',
+];
 const DATA: SeedData = { person: NAMES.map((name, i) => ({ id: i + 1, name })) };
 
 interface LikeCase {
@@ -40,7 +53,12 @@ const CASES: LikeCase[] = [
   { op: 'ilike', pattern: 'A\\_B', expected: [5], why: 'escapes in ilike' },
   { op: 'ilike', pattern: '%STRASSE%', expected: [], why: 'ilike folds case, it does not expand ß' },
   { op: 'ilike', pattern: 'STRAßE', expected: [11], why: 'ilike on a word with ß' },
-  { op: 'not_like', pattern: 'É%', expected: [2, 3, 4, 5, 6, 7, 8, 10, 11, 12], why: 'not_like is the negation of like' },
+  {
+    op: 'not_like',
+    pattern: 'É%',
+    expected: [2, 3, 4, 5, 6, 7, 8, 10, 11, 12],
+    why: 'not_like is the negation of like',
+  },
   { op: 'not_like', pattern: '%e%', expected: [3, 5, 6, 7, 8, 9, 10, 12], why: 'not_like is case-sensitive' },
   { op: 'not_like', pattern: '50\\%', expected: [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12], why: 'escapes in not_like' },
 ];
@@ -52,12 +70,19 @@ describeEachDatabase('Format A: like, ilike and not_like', (t) => {
 
   for (const c of CASES) {
     it(`${c.op} ${JSON.stringify(c.pattern)}: ${c.why}`, async () => {
-      expect(await filteredIds(t(), 'person', [{ name: 'name', op: c.op, val: c.pattern }])).to.deep.equal(asIds(c.expected));
+      expect(await filteredIds(t(), 'person', [{ name: 'name', op: c.op, val: c.pattern }])).to.deep.equal(
+        asIds(c.expected),
+      );
     });
   }
 
   it('excludes null values from like and not_like alike', async () => {
-    await t().seed({ person: [{ id: 1, name: null }, { id: 2, name: 'x' }] });
+    await t().seed({
+      person: [
+        { id: 1, name: null },
+        { id: 2, name: 'x' },
+      ],
+    });
     expect(await filteredIds(t(), 'person', [{ name: 'name', op: 'like', val: '%' }])).to.deep.equal(['2']);
     expect(await filteredIds(t(), 'person', [{ name: 'name', op: 'not_like', val: 'y' }])).to.deep.equal(['2']);
   });

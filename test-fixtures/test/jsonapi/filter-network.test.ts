@@ -25,7 +25,7 @@ const CASES: [string, string, number[]][] = [
 
 describeEachDatabase('Format A: network address operators', (t) => {
   for (const [op, val, expected] of CASES) {
-    it(`address ${op} ${val}`, async function () {
+    it(`address ${op} ${val}`, async () => {
       const filter = [{ name: 'address', op, val }];
       if (t().kind === 'postgres') {
         expect(await filteredIds(t(), 'network', filter)).to.deep.equal(asIds(expected));
@@ -45,9 +45,13 @@ describeEachDatabase('Format A: network address operators', (t) => {
   });
 
   it('compares by the address PostgreSQL reads, abbreviated or not, on every dialect', async () => {
-    expect(await filteredIds(t(), 'network', [{ name: 'address', op: '==', val: '192.168.1.5/32' }])).to.deep.equal(asIds([1]));
+    expect(await filteredIds(t(), 'network', [{ name: 'address', op: '==', val: '192.168.1.5/32' }])).to.deep.equal(
+      asIds([1]),
+    );
     expect(await filteredIds(t(), 'network', [{ name: 'address', op: '==', val: '10/8' }])).to.deep.equal(asIds([2]));
-    expect(await filteredIds(t(), 'network', [{ name: 'address', op: '==', val: '2001:DB8:0::1' }])).to.deep.equal(asIds([3]));
+    expect(await filteredIds(t(), 'network', [{ name: 'address', op: '==', val: '2001:DB8:0::1' }])).to.deep.equal(
+      asIds([3]),
+    );
   });
 
   it('refuses a value that PostgreSQL refuses as inet, with 400 and filter[objects], with any operator', async () => {
@@ -55,7 +59,8 @@ describeEachDatabase('Format A: network address operators', (t) => {
       for (const val of ['192.168/24', '1.2.3.4/33', '::1/129', '1.2.3.4 ']) {
         const res = await t().http.get(`/api/network?${filterParam([{ name: 'address', op, val }])}`);
         const error = expectError(res, 400, 'filter[objects]');
-        if (op === '==' || t().kind === 'postgres') expect(error.detail).to.contain('filter[objects][0].val').and.contain('is not a network address');
+        if (op === '==' || t().kind === 'postgres')
+          expect(error.detail).to.contain('filter[objects][0].val').and.contain('is not a network address');
       }
     }
   });

@@ -112,9 +112,17 @@ describeEachDatabase('Format A: filters on dates, times, timestamps and interval
   }
 
   it('compares a time with CURRENT_TIMESTAMP as the current time of day (UTC)', async () => {
-    const bedtimes: [number, string][] = [[1, '22:30:00'], [2, '21:00:00'], [4, '23:15:30.5'], [5, '20:00:00']];
+    const bedtimes: [number, string][] = [
+      [1, '22:30:00'],
+      [2, '21:00:00'],
+      [4, '23:15:30.5'],
+      [5, '20:00:00'],
+    ];
     const now = new Date().toISOString().slice(11, 19);
-    const expected = bedtimes.filter(([, time]) => time <= now).map(([id]) => String(id)).sort();
+    const expected = bedtimes
+      .filter(([, time]) => time <= now)
+      .map(([id]) => String(id))
+      .sort();
     const filter = [{ name: 'bedtime', op: '<=', val: 'CURRENT_TIMESTAMP' }];
     expect(await filteredIds(t(), 'person', filter)).to.deep.equal(expected);
   });
@@ -151,10 +159,30 @@ describeEachDatabase('Format A: filters on dates, times, timestamps and interval
       task('date == LOCALTIMESTAMP', 'due', '==', 'LOCALTIMESTAMP', [1]),
       task('date >= CURRENT_DATE', 'due', '>=', 'CURRENT_DATE', [1, 3]),
       task('date != CURRENT_DATE', 'due', '!=', 'CURRENT_DATE', [2, 3]),
-      { name: 'midnight today == CURRENT_DATE', collection: 'article', filter: [{ name: 'publishtime', op: '==', val: 'CURRENT_DATE' }], expected: [1] },
-      { name: 'timestamp >= CURRENT_DATE', collection: 'article', filter: [{ name: 'publishtime', op: '>=', val: 'CURRENT_DATE' }], expected: [1, 3] },
-      { name: 'timestamp < CURRENT_DATE', collection: 'article', filter: [{ name: 'publishtime', op: '<', val: 'CURRENT_DATE' }], expected: [2] },
-      { name: 'timestamp > CURRENT_TIMESTAMP', collection: 'article', filter: [{ name: 'publishtime', op: '>', val: 'CURRENT_TIMESTAMP' }], expected: [3] },
+      {
+        name: 'midnight today == CURRENT_DATE',
+        collection: 'article',
+        filter: [{ name: 'publishtime', op: '==', val: 'CURRENT_DATE' }],
+        expected: [1],
+      },
+      {
+        name: 'timestamp >= CURRENT_DATE',
+        collection: 'article',
+        filter: [{ name: 'publishtime', op: '>=', val: 'CURRENT_DATE' }],
+        expected: [1, 3],
+      },
+      {
+        name: 'timestamp < CURRENT_DATE',
+        collection: 'article',
+        filter: [{ name: 'publishtime', op: '<', val: 'CURRENT_DATE' }],
+        expected: [2],
+      },
+      {
+        name: 'timestamp > CURRENT_TIMESTAMP',
+        collection: 'article',
+        filter: [{ name: 'publishtime', op: '>', val: 'CURRENT_TIMESTAMP' }],
+        expected: [3],
+      },
       {
         name: 'timestamp <= LOCALTIMESTAMP',
         collection: 'article',

@@ -12,11 +12,17 @@ import { AGE_SYNONYMS } from '../shared/operator-synonyms.js';
  */
 
 const age = (op: string, val: unknown) => [{ name: 'age', op, val }];
-const person = (name: string, filter: unknown, expected: number[]): FilterCase => ({ name, collection: 'person', filter, expected });
-
+const person = (name: string, filter: unknown, expected: number[]): FilterCase => ({
+  name,
+  collection: 'person',
+  filter,
+  expected,
+});
 
 const OPERATOR_CASES: FilterCase[] = [
-  ...AGE_SYNONYMS.flatMap(([spellings, val, expected]) => spellings.map((op) => person(`age ${op} ${JSON.stringify(val)}`, age(op, val), [...expected]))),
+  ...AGE_SYNONYMS.flatMap(([spellings, val, expected]) =>
+    spellings.map((op) => person(`age ${op} ${JSON.stringify(val)}`, age(op, val), [...expected])),
+  ),
   person('is_null', [{ name: 'age', op: 'is_null' }], [3]),
   person('is_not_null', [{ name: 'age', op: 'is_not_null' }], [1, 2, 4, 5]),
   person('is_null with val null', [{ name: 'other', op: 'is_null', val: null }], [2]),
@@ -54,24 +60,84 @@ const FIELD_CASES: FilterCase[] = [
   person('field: age == age (nulls never equal)', [{ name: 'age', op: '==', field: 'age' }], [1, 2, 4, 5]),
   person('field: other <= age', [{ name: 'other', op: '<=', field: 'age' }], [1, 4, 5]),
   person('field: age != other', [{ name: 'age', op: 'neq', field: 'other' }], [1, 4, 5]),
-  { name: 'field: comment article_id < author_id', collection: 'comment', filter: [{ name: 'article_id', op: '<', field: 'author_id' }], expected: [1, 2] },
-  { name: 'field: comment article_id == author_id', collection: 'comment', filter: [{ name: 'article_id', op: '==', field: 'author_id' }], expected: [] },
-  { name: 'field: task due >= due', collection: 'task', filter: [{ name: 'due', op: '>=', field: 'due' }], expected: [1, 3] },
+  {
+    name: 'field: comment article_id < author_id',
+    collection: 'comment',
+    filter: [{ name: 'article_id', op: '<', field: 'author_id' }],
+    expected: [1, 2],
+  },
+  {
+    name: 'field: comment article_id == author_id',
+    collection: 'comment',
+    filter: [{ name: 'article_id', op: '==', field: 'author_id' }],
+    expected: [],
+  },
+  {
+    name: 'field: task due >= due',
+    collection: 'task',
+    filter: [{ name: 'due', op: '>=', field: 'due' }],
+    expected: [1, 3],
+  },
 ];
 
 const has = (name: string, val?: unknown) => ({ name, op: 'has', ...(val === undefined ? {} : { val }) });
 const any = (name: string, val?: unknown) => ({ name, op: 'any', ...(val === undefined ? {} : { val }) });
 
 const RELATION_CASES: FilterCase[] = [
-  { name: 'has (to-one)', collection: 'article', filter: [has('author', { name: 'name', op: '==', val: 'Alice' })], expected: [1, 2] },
-  { name: 'has with a comparison', collection: 'article', filter: [has('author', { name: 'age', op: '>', val: 20 })], expected: [1, 2, 5] },
-  { name: 'has without val: the related resource exists', collection: 'article', filter: [has('author')], expected: [1, 2, 3, 5] },
-  { name: 'has with val null: the related resource exists', collection: 'article', filter: [{ name: 'author', op: 'has', val: null }], expected: [1, 2, 3, 5] },
-  { name: 'any (to-many)', collection: 'person', filter: [any('articles', { name: 'title', op: 'like', val: 'Hello%' })], expected: [1] },
-  { name: 'any without val: some related resource exists', collection: 'person', filter: [any('articles')], expected: [1, 2, 4] },
-  { name: 'any on a second to-many', collection: 'person', filter: [any('comments', { name: 'content', op: '==', val: 'Nice' })], expected: [1] },
-  { name: 'any on many-to-many article.tags', collection: 'article', filter: [any('tags', { name: 'name', op: '==', val: 'tech' })], expected: [1, 3] },
-  { name: 'any on many-to-many tag.articles', collection: 'tag', filter: [any('articles', { name: 'title', op: 'ilike', val: 'hello%' })], expected: [1, 2] },
+  {
+    name: 'has (to-one)',
+    collection: 'article',
+    filter: [has('author', { name: 'name', op: '==', val: 'Alice' })],
+    expected: [1, 2],
+  },
+  {
+    name: 'has with a comparison',
+    collection: 'article',
+    filter: [has('author', { name: 'age', op: '>', val: 20 })],
+    expected: [1, 2, 5],
+  },
+  {
+    name: 'has without val: the related resource exists',
+    collection: 'article',
+    filter: [has('author')],
+    expected: [1, 2, 3, 5],
+  },
+  {
+    name: 'has with val null: the related resource exists',
+    collection: 'article',
+    filter: [{ name: 'author', op: 'has', val: null }],
+    expected: [1, 2, 3, 5],
+  },
+  {
+    name: 'any (to-many)',
+    collection: 'person',
+    filter: [any('articles', { name: 'title', op: 'like', val: 'Hello%' })],
+    expected: [1],
+  },
+  {
+    name: 'any without val: some related resource exists',
+    collection: 'person',
+    filter: [any('articles')],
+    expected: [1, 2, 4],
+  },
+  {
+    name: 'any on a second to-many',
+    collection: 'person',
+    filter: [any('comments', { name: 'content', op: '==', val: 'Nice' })],
+    expected: [1],
+  },
+  {
+    name: 'any on many-to-many article.tags',
+    collection: 'article',
+    filter: [any('tags', { name: 'name', op: '==', val: 'tech' })],
+    expected: [1, 3],
+  },
+  {
+    name: 'any on many-to-many tag.articles',
+    collection: 'tag',
+    filter: [any('articles', { name: 'title', op: 'ilike', val: 'hello%' })],
+    expected: [1, 2],
+  },
   {
     name: 'has inside has (comment → article → author)',
     collection: 'comment',
@@ -111,13 +177,25 @@ const RELATION_CASES: FilterCase[] = [
   {
     name: 'four levels (tag → articles → comments → author → articles)',
     collection: 'tag',
-    filter: [any('articles', any('comments', has('author', any('articles', { name: 'title', op: '==', val: 'Databases 101' }))))],
+    filter: [
+      any(
+        'articles',
+        any('comments', has('author', any('articles', { name: 'title', op: '==', val: 'Databases 101' }))),
+      ),
+    ],
     expected: [1, 2],
   },
   {
     name: 'or inside any',
     collection: 'person',
-    filter: [any('comments', { or: [{ name: 'content', op: '==', val: 'Great' }, { name: 'content', op: '==', val: 'meh' }] })],
+    filter: [
+      any('comments', {
+        or: [
+          { name: 'content', op: '==', val: 'Great' },
+          { name: 'content', op: '==', val: 'meh' },
+        ],
+      }),
+    ],
     expected: [2, 3],
   },
   {
@@ -129,23 +207,80 @@ const RELATION_CASES: FilterCase[] = [
 ];
 
 const LOGIC_CASES: FilterCase[] = [
-  person('a list is a conjunction', [{ name: 'age', op: '>=', val: 18 }, { name: 'name', op: 'ilike', val: '%e%' }], [1, 4, 5]),
+  person(
+    'a list is a conjunction',
+    [
+      { name: 'age', op: '>=', val: 18 },
+      { name: 'name', op: 'ilike', val: '%e%' },
+    ],
+    [1, 4, 5],
+  ),
   person('an empty list matches everything', [], [1, 2, 3, 4, 5]),
-  person('or', [{ or: [{ name: 'age', op: '<', val: 18 }, { name: 'name', op: '==', val: 'Eve' }] }], [2, 5]),
-  person('and', [{ and: [{ name: 'age', op: '>=', val: 18 }, { name: 'age', op: '<', val: 30 }] }], [1, 5]),
+  person(
+    'or',
+    [
+      {
+        or: [
+          { name: 'age', op: '<', val: 18 },
+          { name: 'name', op: '==', val: 'Eve' },
+        ],
+      },
+    ],
+    [2, 5],
+  ),
+  person(
+    'and',
+    [
+      {
+        and: [
+          { name: 'age', op: '>=', val: 18 },
+          { name: 'age', op: '<', val: 30 },
+        ],
+      },
+    ],
+    [1, 5],
+  ),
   person(
     'or of and and is_null',
-    [{ or: [{ and: [{ name: 'age', op: '>', val: 18 }, { name: 'name', op: 'like', val: '%e' }] }, { name: 'age', op: 'is_null' }] }],
+    [
+      {
+        or: [
+          {
+            and: [
+              { name: 'age', op: '>', val: 18 },
+              { name: 'name', op: 'like', val: '%e' },
+            ],
+          },
+          { name: 'age', op: 'is_null' },
+        ],
+      },
+    ],
     [1, 3, 4],
   ),
   person(
     'and of or and or',
-    [{ and: [{ or: [age('<', 18)[0], age('>', 30)[0]] }, { or: [{ name: 'name', op: 'like', val: 'b%' }, { name: 'other', op: '<', val: 0 }] }] }],
+    [
+      {
+        and: [
+          { or: [age('<', 18)[0], age('>', 30)[0]] },
+          {
+            or: [
+              { name: 'name', op: 'like', val: 'b%' },
+              { name: 'other', op: '<', val: 0 },
+            ],
+          },
+        ],
+      },
+    ],
     [2, 4],
   ),
   person('an empty or matches nothing', [{ or: [] }], []),
   person('an empty and matches everything', [{ and: [] }], [1, 2, 3, 4, 5]),
-  person('or with a relation filter', [{ or: [any('articles', { name: 'title', op: '==', val: 'Databases 101' }), age('==', 40)[0]] }], [2, 4]),
+  person(
+    'or with a relation filter',
+    [{ or: [any('articles', { name: 'title', op: '==', val: 'Databases 101' }), age('==', 40)[0]] }],
+    [2, 4],
+  ),
   person('not (via !=) combined with any', [age('!=', 25)[0], any('comments')], [2]),
 ];
 
@@ -166,7 +301,9 @@ describeEachDatabase('Format A: filter[objects] operators and relations', (t) =>
   }
 
   it('counts only the matching resources in meta.total', async () => {
-    const res = await t().http.get(`/api/person?filter[objects]=${encodeURIComponent(JSON.stringify(age('>=', 18)))}&page[size]=1`);
+    const res = await t().http.get(
+      `/api/person?filter[objects]=${encodeURIComponent(JSON.stringify(age('>=', 18)))}&page[size]=1`,
+    );
     expect(res.status).to.equal(200);
     expect(res.body.meta.total).to.equal(3);
     expect(res.body.data.map((r: { id: string }) => r.id)).to.deep.equal(['1']);

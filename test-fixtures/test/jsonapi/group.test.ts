@@ -10,7 +10,12 @@ interface GroupCase {
   readonly total: number;
 }
 
-const g = (name: string, path: string, expected: number[], total = expected.length): GroupCase => ({ name, path, expected, total });
+const g = (name: string, path: string, expected: number[], total = expected.length): GroupCase => ({
+  name,
+  path,
+  expected,
+  total,
+});
 
 /* Standard dataset: article authors 1 Alice, 2 Alice, 3 bob, 4 none, 5 dave; comments on articles 1, 1, 3, none. */
 const STANDARD_CASES: GroupCase[] = [
@@ -44,7 +49,11 @@ const CASES: GroupCase[] = [
   g('sorted descending, nulls last', '/api/person?group=age&sort=-age', [1, 2, 4]),
   g('sorted by another field', '/api/person?group=age&sort=name', [4, 1, 2]),
   g('after a filter', `/api/person?group=age&${filterParam([{ name: 'id', op: '>', val: 1 }])}`, [2, 3, 4]),
-  g('after a filter that empties a group', `/api/person?group=age&${filterParam([{ name: 'age', op: 'is_not_null' }])}`, [1, 2]),
+  g(
+    'after a filter that empties a group',
+    `/api/person?group=age&${filterParam([{ name: 'age', op: 'is_not_null' }])}`,
+    [1, 2],
+  ),
   g('paged (page 1)', '/api/person?group=age&page[size]=2', [1, 2], 3),
   g('paged (page 2)', '/api/person?group=age&page[size]=2&page[number]=2', [4], 3),
   g('nothing matching', `/api/person?group=age&${filterParam([{ name: 'age', op: '>', val: 99 }])}`, [], 0),

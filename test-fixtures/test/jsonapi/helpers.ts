@@ -28,7 +28,11 @@ export async function filteredIds(t: TestTarget, collection: string, filter: unk
 }
 
 /** Checks a JSON:API error document with one error object; returns that object. */
-export function expectError(res: TestResponse, status: number, parameter?: string): { status: string; title: string; detail: string; source?: { parameter?: string } } {
+export function expectError(
+  res: TestResponse,
+  status: number,
+  parameter?: string,
+): { status: string; title: string; detail: string; source?: { parameter?: string } } {
   expect(res.status, res.text).to.equal(status);
   expect(res.headers.get('content-type'), res.text).to.match(/^application\/vnd\.api\+json/);
   expect(res.body, res.text).to.be.an('object');

@@ -3,7 +3,16 @@ import { expect } from 'chai';
 import { expectError } from './helpers.js';
 
 /** Splits `/**\/name({...});` into the function name and its parsed argument: the JSON:API document. */
-function unwrap(res: TestResponse): { name: string; argument: { meta: { status: number } & Record<string, unknown>; data?: any; errors?: any; links?: any; jsonapi?: unknown } } {
+function unwrap(res: TestResponse): {
+  name: string;
+  argument: {
+    meta: { status: number } & Record<string, unknown>;
+    data?: any;
+    errors?: any;
+    links?: any;
+    jsonapi?: unknown;
+  };
+} {
   const m = /^\/\*\*\/([A-Za-z_$][\w$.]*)\(([\s\S]*)\);?$/.exec(res.text);
   expect(m, `not a JSONP body: ${res.text.slice(0, 200)}`).to.not.equal(null);
   return { name: m![1]!, argument: JSON.parse(m![2]!) };
@@ -19,18 +28,86 @@ interface JsonpCase {
 }
 
 const CASES: JsonpCase[] = [
-  { name: 'a collection', path: '/api/person', callback: 'handle', status: 200, check: (d) => expect(d.data).to.have.lengthOf(5) },
-  { name: 'a dotted callback', path: '/api/person', callback: 'app.handle', status: 200, check: (d) => expect(d.meta.total).to.equal(5) },
-  { name: 'a callback with $, _ and digits', path: '/api/person/1', callback: '$_cb.on_data2', status: 200, check: (d) => expect(d.data.id).to.equal('1') },
-  { name: 'a related collection', path: '/api/person/1/articles', callback: 'handle', status: 200, check: (d) => expect(d.data.map((r: { id: string }) => r.id)).to.deep.equal(['1', '2']) },
-  { name: 'linkage', path: '/api/article/1/relationships/author', callback: 'handle', status: 200, check: (d) => expect(d.data).to.deep.equal({ type: 'person', id: '1' }) },
-  { name: 'a null related resource', path: '/api/article/4/author', callback: 'handle', status: 200, check: (d) => expect(d.data).to.equal(null) },
-  { name: 'a filtered single resource', path: '/api/person?filter[single]=1&filter[objects]=' + encodeURIComponent('[{"name":"id","op":"==","val":2}]'), callback: 'handle', status: 200, check: (d) => expect(d.data.id).to.equal('2') },
-  { name: 'an error keeps its status in meta', path: '/api/person/99', callback: 'handle', status: 404, check: (d) => expect(d.errors[0].status).to.equal('404') },
-  { name: 'a bad request keeps its status in meta', path: '/api/person?sort=nope', callback: 'handle', status: 400, check: (d) => expect(d.errors[0].source).to.deep.equal({ parameter: 'sort' }) },
+  {
+    name: 'a collection',
+    path: '/api/person',
+    callback: 'handle',
+    status: 200,
+    check: (d) => expect(d.data).to.have.lengthOf(5),
+  },
+  {
+    name: 'a dotted callback',
+    path: '/api/person',
+    callback: 'app.handle',
+    status: 200,
+    check: (d) => expect(d.meta.total).to.equal(5),
+  },
+  {
+    name: 'a callback with $, _ and digits',
+    path: '/api/person/1',
+    callback: '$_cb.on_data2',
+    status: 200,
+    check: (d) => expect(d.data.id).to.equal('1'),
+  },
+  {
+    name: 'a related collection',
+    path: '/api/person/1/articles',
+    callback: 'handle',
+    status: 200,
+    check: (d) => expect(d.data.map((r: { id: string }) => r.id)).to.deep.equal(['1', '2']),
+  },
+  {
+    name: 'linkage',
+    path: '/api/article/1/relationships/author',
+    callback: 'handle',
+    status: 200,
+    check: (d) => expect(d.data).to.deep.equal({ type: 'person', id: '1' }),
+  },
+  {
+    name: 'a null related resource',
+    path: '/api/article/4/author',
+    callback: 'handle',
+    status: 200,
+    check: (d) => expect(d.data).to.equal(null),
+  },
+  {
+    name: 'a filtered single resource',
+    path: '/api/person?filter[single]=1&filter[objects]=' + encodeURIComponent('[{"name":"id","op":"==","val":2}]'),
+    callback: 'handle',
+    status: 200,
+    check: (d) => expect(d.data.id).to.equal('2'),
+  },
+  {
+    name: 'an error keeps its status in meta',
+    path: '/api/person/99',
+    callback: 'handle',
+    status: 404,
+    check: (d) => expect(d.errors[0].status).to.equal('404'),
+  },
+  {
+    name: 'a bad request keeps its status in meta',
+    path: '/api/person?sort=nope',
+    callback: 'handle',
+    status: 400,
+    check: (d) => expect(d.errors[0].source).to.deep.equal({ parameter: 'sort' }),
+  },
 ];
 
-const BAD_CALLBACKS = ['alert(1)', 'a;b', '', 'a b', '1abc', 'a.', '.a', 'a..b', '<script>', 'a-b', 'a[0]', 'x'.repeat(200), 'handle\u2028'];
+const BAD_CALLBACKS = [
+  'alert(1)',
+  'a;b',
+  '',
+  'a b',
+  '1abc',
+  'a.',
+  '.a',
+  'a..b',
+  '<script>',
+  'a-b',
+  'a[0]',
+  'x'.repeat(200),
+  'handle\u2028',
+];
 
 describeEachDatabase('Format A: JSONP', (t) => {
   for (const c of CASES) {
@@ -52,7 +129,7 @@ describeEachDatabase('Format A: JSONP', (t) => {
     });
   }
 
-  it('passes the document itself: argument.data.id is the resource\'s id', async () => {
+  it("passes the document itself: argument.data.id is the resource's id", async () => {
     const { argument } = unwrap(await t().http.get('/api/person/2?callback=foo'));
     expect(argument.data.id).to.equal('2');
     expect(argument.data.type).to.equal('person');
@@ -108,8 +185,10 @@ describeEachDatabase('Format A: JSONP', (t) => {
 describeEachDatabase('Format A: JSONP on writes', (t) => {
   beforeEach(() => t().seed());
 
-  it('wraps a created resource: status 201 in meta, the document\'s data its resource', async () => {
-    const res = await t().http.post('/api/person?callback=created', { data: { type: 'person', attributes: { name: 'Zoe', age: 30 } } });
+  it("wraps a created resource: status 201 in meta, the document's data its resource", async () => {
+    const res = await t().http.post('/api/person?callback=created', {
+      data: { type: 'person', attributes: { name: 'Zoe', age: 30 } },
+    });
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^application\/javascript/);
     expect(res.headers.get('x-content-type-options')).to.equal('nosniff');

@@ -8,7 +8,9 @@ function linksOf(value: unknown, at = ''): [string, string][] {
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([k, v]) =>
     k === 'links' && v && typeof v === 'object'
-      ? Object.entries(v).flatMap(([rel, link]) => (typeof link === 'string' ? [[`${at}/links/${rel}`, link] as [string, string]] : []))
+      ? Object.entries(v).flatMap(([rel, link]) =>
+          typeof link === 'string' ? [[`${at}/links/${rel}`, link] as [string, string]] : [],
+        )
       : linksOf(v, `${at}/${k}`),
   );
 }
@@ -57,10 +59,23 @@ const CASES: LinkCase[] = [
     raw: '/api/person?filter[single]=1&filter[objects]=[{"name":"id","op":"==","val":1}]',
     self: '/api/person?filter[single]=1&filter[objects]=[%7B%22name%22:%22id%22,%22op%22:%22==%22,%22val%22:1%7D]',
   },
-  { name: 'a related collection', raw: '/api/person/1/articles?page[size]=1&_x={|}', self: '/api/person/1/articles?page[size]=1&_x=%7B%7C%7D', paging: true },
+  {
+    name: 'a related collection',
+    raw: '/api/person/1/articles?page[size]=1&_x={|}',
+    self: '/api/person/1/articles?page[size]=1&_x=%7B%7C%7D',
+    paging: true,
+  },
   { name: 'a to-one related resource', raw: '/api/article/1/author?_x={}', self: '/api/article/1/author?_x=%7B%7D' },
-  { name: 'a relationship with included resources', raw: '/api/article/1/relationships/comments?include=comments&_x={}' },
-  { name: 'a compound document', raw: '/api/article?include=author,comments&_x={"q"}^', self: '/api/article?include=author,comments&_x=%7B%22q%22%7D%5E', paging: true },
+  {
+    name: 'a relationship with included resources',
+    raw: '/api/article/1/relationships/comments?include=comments&_x={}',
+  },
+  {
+    name: 'a compound document',
+    raw: '/api/article?include=author,comments&_x={"q"}^',
+    self: '/api/article?include=author,comments&_x=%7B%22q%22%7D%5E',
+    paging: true,
+  },
 ];
 
 describeEachDatabase('Format A: every link is a valid URI (RFC 3986), the request echoed percent-encoded', (t) => {

@@ -56,7 +56,10 @@ describeEachDatabase('Format A: content negotiation and query parameters', (t) =
   for (const [accept, status] of ACCEPT_CASES) {
     it(`GET with Accept ${accept ?? '(none)'} answers ${status}`, async () => {
       const res = await fetch(`${t().target.origin}/api/person`, { headers: accept === null ? {} : { accept } });
-      const body = (await res.json()) as { data?: unknown[]; errors?: { status: string; title: string; detail: string }[] };
+      const body = (await res.json()) as {
+        data?: unknown[];
+        errors?: { status: string; title: string; detail: string }[];
+      };
       expect(res.status).to.equal(status);
       expect(res.headers.get('content-type')).to.equal(JSONAPI);
       if (status === 200) {
@@ -76,7 +79,11 @@ describeEachDatabase('Format A: content negotiation and query parameters', (t) =
 
   for (const [contentType, status] of CONTENT_TYPE_CASES) {
     it(`POST with Content-Type ${contentType} answers ${status}`, async () => {
-      const res = await t().http.post('/api/person', { data: { type: 'person', attributes: { name: 'x' } } }, { headers: { 'content-type': contentType } });
+      const res = await t().http.post(
+        '/api/person',
+        { data: { type: 'person', attributes: { name: 'x' } } },
+        { headers: { 'content-type': contentType } },
+      );
       const error = expectError(res, status);
       expect(error.title).to.equal('Unsupported Media Type');
       expect(error.detail).to.contain(JSONAPI);
@@ -84,7 +91,14 @@ describeEachDatabase('Format A: content negotiation and query parameters', (t) =
   }
 
   it('sends JSON:API documents with the bare media type, no parameters', async () => {
-    for (const path of ['/api/person', '/api/person/1', '/api/person/1/articles', '/api/article/1/relationships/author', '/api/nope', '/api/person?foo=1']) {
+    for (const path of [
+      '/api/person',
+      '/api/person/1',
+      '/api/person/1/articles',
+      '/api/article/1/relationships/author',
+      '/api/nope',
+      '/api/person?foo=1',
+    ]) {
       const res = await t().http.get(path);
       expect(res.headers.get('content-type'), path).to.equal(JSONAPI);
       expect(res.body.jsonapi, path).to.deep.equal({ version: '1.0' });
@@ -99,7 +113,13 @@ describeEachDatabase('Format A: content negotiation and query parameters', (t) =
   }
 
   it('answers 400 for an unknown lower-case parameter on every kind of path', async () => {
-    for (const path of ['/api/person/1', '/api/person/1/articles', '/api/article/1/author', '/api/article/1/relationships/tags', '/api/article/1/comments/1']) {
+    for (const path of [
+      '/api/person/1',
+      '/api/person/1/articles',
+      '/api/article/1/author',
+      '/api/article/1/relationships/tags',
+      '/api/article/1/comments/1',
+    ]) {
       expectError(await t().http.get(`${path}?foo=1`), 400, 'foo');
     }
   });
@@ -121,7 +141,10 @@ describeEachDatabase('Format A: content negotiation and query parameters', (t) =
     ] as const) {
       const res = await t().http.get(path);
       const error = expectError(res, status);
-      expect(Object.keys(error).every((k) => ['status', 'title', 'detail', 'source'].includes(k)), res.text).to.equal(true);
+      expect(
+        Object.keys(error).every((k) => ['status', 'title', 'detail', 'source'].includes(k)),
+        res.text,
+      ).to.equal(true);
     }
   });
 });

@@ -24,15 +24,60 @@ interface PageCase {
 }
 
 const CASES: PageCase[] = [
-  { name: 'the default page: 10 resources', query: '', expected: range(1, 10), links: { first: 1, last: 3, prev: null, next: 2, size: 10 } },
-  { name: 'page 2 of the default size', query: 'page[number]=2', expected: range(11, 20), links: { first: 1, last: 3, prev: 1, next: 3, size: 10 } },
-  { name: 'the last, partial page', query: 'page[number]=3', expected: range(21, 25), links: { first: 1, last: 3, prev: 2, next: null, size: 10 } },
-  { name: 'a size of its own', query: 'page[size]=7&page[number]=4', expected: range(22, 25), links: { first: 1, last: 4, prev: 3, next: null, size: 7 } },
-  { name: 'a size of one', query: 'page[size]=1&page[number]=25', expected: ['25'], links: { first: 1, last: 25, prev: 24, next: null, size: 1 } },
-  { name: 'the largest size', query: 'page[size]=100', expected: range(1, 25), links: { first: 1, last: 1, prev: null, next: null, size: 100 } },
-  { name: 'a size that divides the total', query: 'page[size]=5&page[number]=5', expected: range(21, 25), links: { first: 1, last: 5, prev: 4, next: null, size: 5 } },
-  { name: 'a page past the end is empty', query: 'page[number]=4', expected: [], links: { first: 1, last: 3, prev: 3, next: null, size: 10 } },
-  { name: 'far past the end', query: 'page[number]=1000&page[size]=3', expected: [], links: { first: 1, last: 9, prev: 9, next: null, size: 3 } },
+  {
+    name: 'the default page: 10 resources',
+    query: '',
+    expected: range(1, 10),
+    links: { first: 1, last: 3, prev: null, next: 2, size: 10 },
+  },
+  {
+    name: 'page 2 of the default size',
+    query: 'page[number]=2',
+    expected: range(11, 20),
+    links: { first: 1, last: 3, prev: 1, next: 3, size: 10 },
+  },
+  {
+    name: 'the last, partial page',
+    query: 'page[number]=3',
+    expected: range(21, 25),
+    links: { first: 1, last: 3, prev: 2, next: null, size: 10 },
+  },
+  {
+    name: 'a size of its own',
+    query: 'page[size]=7&page[number]=4',
+    expected: range(22, 25),
+    links: { first: 1, last: 4, prev: 3, next: null, size: 7 },
+  },
+  {
+    name: 'a size of one',
+    query: 'page[size]=1&page[number]=25',
+    expected: ['25'],
+    links: { first: 1, last: 25, prev: 24, next: null, size: 1 },
+  },
+  {
+    name: 'the largest size',
+    query: 'page[size]=100',
+    expected: range(1, 25),
+    links: { first: 1, last: 1, prev: null, next: null, size: 100 },
+  },
+  {
+    name: 'a size that divides the total',
+    query: 'page[size]=5&page[number]=5',
+    expected: range(21, 25),
+    links: { first: 1, last: 5, prev: 4, next: null, size: 5 },
+  },
+  {
+    name: 'a page past the end is empty',
+    query: 'page[number]=4',
+    expected: [],
+    links: { first: 1, last: 3, prev: 3, next: null, size: 10 },
+  },
+  {
+    name: 'far past the end',
+    query: 'page[number]=1000&page[size]=3',
+    expected: [],
+    links: { first: 1, last: 9, prev: 9, next: null, size: 3 },
+  },
   {
     name: 'a filter matching nothing',
     query: filterParam([{ name: 'age', op: '>', val: 99 }]),
@@ -72,7 +117,8 @@ describeEachDatabase('Format A: paging', (t) => {
     await t().seed();
   });
 
-  const pageOf = (link: string | null) => (link === null ? null : Number(new URL(link).searchParams.get('page[number]')));
+  const pageOf = (link: string | null) =>
+    link === null ? null : Number(new URL(link).searchParams.get('page[number]'));
 
   for (const c of CASES) {
     it(c.name, async () => {
@@ -83,7 +129,12 @@ describeEachDatabase('Format A: paging', (t) => {
       const { links } = res.body;
       expect(links.self).to.equal(`${t().target.origin}${path}`);
       expect(Object.keys(links).sort()).to.deep.equal(['first', 'last', 'next', 'prev', 'self']);
-      expect({ first: pageOf(links.first), last: pageOf(links.last), prev: pageOf(links.prev), next: pageOf(links.next) }).to.deep.equal({
+      expect({
+        first: pageOf(links.first),
+        last: pageOf(links.last),
+        prev: pageOf(links.prev),
+        next: pageOf(links.next),
+      }).to.deep.equal({
         first: c.links.first,
         last: c.links.last,
         prev: c.links.prev,
@@ -124,7 +175,8 @@ describeEachDatabase('Format A: paging', (t) => {
     const original = new URLSearchParams(query);
     for (const rel of ['first', 'last', 'prev', 'next']) {
       const params = new URL(res.body.links[rel]).searchParams;
-      for (const [name, value] of original) if (name !== 'page[number]') expect(params.get(name), `${rel} ${name}`).to.equal(value);
+      for (const [name, value] of original)
+        if (name !== 'page[number]') expect(params.get(name), `${rel} ${name}`).to.equal(value);
       expect([...params.keys()].sort()).to.deep.equal([...original.keys()].sort());
     }
     expect(pageOf(res.body.links.last)).to.equal(4);

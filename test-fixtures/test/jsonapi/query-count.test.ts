@@ -37,27 +37,67 @@ const CASES: CountCase[] = [
   // rows with their comments and tags linkage, total (author linkage is the foreign key itself)
   { name: 'a page of articles', path: '/api/article?page[size]=50', queries: 2, sizes: [3, 30] },
   // + authors in full with their articles and comments linkage; + comments in full, whose to-one linkage is free
-  { name: 'a page of articles with authors and comments', path: '/api/article?page[size]=50&include=author,comments', queries: 4, sizes: [3, 30] },
+  {
+    name: 'a page of articles with authors and comments',
+    path: '/api/article?page[size]=50&include=author,comments',
+    queries: 4,
+    sizes: [3, 30],
+  },
   // + the comments, + the comments' authors with their articles and comments linkage
-  { name: 'a two-level include', path: '/api/article?page[size]=50&include=comments.author', queries: 4, sizes: [3, 30] },
+  {
+    name: 'a two-level include',
+    path: '/api/article?page[size]=50&include=comments.author',
+    queries: 4,
+    sizes: [3, 30],
+  },
   // + tags in full, + the articles of those tags in full with their comments and tags linkage
-  { name: 'a many-to-many include both ways', path: '/api/article?page[size]=50&include=tags.articles', queries: 4, sizes: [3, 30] },
-  { name: 'a filter through a relationship', path: `/api/article?page[size]=50&filter[objects]=${encodeURIComponent('[{"name":"tags","op":"any","val":{"name":"id","op":">","val":0}}]')}`, queries: 2, sizes: [3, 30] },
+  {
+    name: 'a many-to-many include both ways',
+    path: '/api/article?page[size]=50&include=tags.articles',
+    queries: 4,
+    sizes: [3, 30],
+  },
+  {
+    name: 'a filter through a relationship',
+    path: `/api/article?page[size]=50&filter[objects]=${encodeURIComponent('[{"name":"tags","op":"any","val":{"name":"id","op":">","val":0}}]')}`,
+    queries: 2,
+    sizes: [3, 30],
+  },
   // sorted: rows, total, and linkage by queries of their own (a database may compute the select list of every
   // matching row before sorting, so linkage does not ride in a sorted page)
   { name: 'a sort on a to-one path', path: '/api/article?page[size]=50&sort=-author.name', queries: 4, sizes: [3, 30] },
   { name: 'a page past the first', path: '/api/article?page[size]=2&page[number]=2', queries: 4, sizes: [1, 2] },
-  { name: 'a grouped page', path: '/api/article?page[size]=50&group=author.name&fields[article]=title', queries: 2, sizes: [3, 9] },
-  { name: 'a sparse fieldset without relationships', path: '/api/article?page[size]=50&fields[article]=title', queries: 2, sizes: [3, 30] },
+  {
+    name: 'a grouped page',
+    path: '/api/article?page[size]=50&group=author.name&fields[article]=title',
+    queries: 2,
+    sizes: [3, 9],
+  },
+  {
+    name: 'a sparse fieldset without relationships',
+    path: '/api/article?page[size]=50&fields[article]=title',
+    queries: 2,
+    sizes: [3, 30],
+  },
   // rows, total, articles in full with their comments linkage, their tags in full with the tags' articles linkage
-  { name: 'the comments of all articles', path: '/api/comment?page[size]=100&include=article.tags', queries: 4, sizes: [6, 60] },
+  {
+    name: 'the comments of all articles',
+    path: '/api/comment?page[size]=100&include=article.tags',
+    queries: 4,
+    sizes: [6, 60],
+  },
   // rows with their linkage; the total, whose statement also tells whether the owner exists
   { name: 'a related collection', path: '/api/person/2/articles?page[size]=50', queries: 2, sizes: [1, 3] },
   // the row, which carries the linkage (as a page's rows do)
   { name: 'a to-many linkage endpoint', path: '/api/article/2/relationships/comments', queries: 1, sizes: [2, 2] },
   // the owner row; its articles in full with their tags linkage; the articles' comments in full, whose to-one
   // linkage is free; the comments' authors with their articles and comments linkage
-  { name: 'a linkage endpoint with a two-level include', path: '/api/person/2/relationships/articles?include=articles.comments.author', queries: 4, sizes: [1, 3] },
+  {
+    name: 'a linkage endpoint with a two-level include',
+    path: '/api/person/2/relationships/articles?include=articles.comments.author',
+    queries: 4,
+    sizes: [1, 3],
+  },
 ];
 
 describeEachDatabase('Format A: a request costs the same number of SQL statements for 3 rows as for 30', (t) => {
@@ -81,7 +121,9 @@ describeEachDatabase('Format A: a request costs the same number of SQL statement
 
   it('fetches one resource with its relationships in a fixed number of statements', async () => {
     await t().seed(dataset(30));
-    const { count } = await countQueries(t().target.database.knex, () => getOk(t(), '/api/article/7?include=author,comments.author,tags'));
+    const { count } = await countQueries(t().target.database.knex, () =>
+      getOk(t(), '/api/article/7?include=author,comments.author,tags'),
+    );
     // the row; the author with its articles and comments linkage; the comments; their authors with their
     // articles and comments linkage; the tags with their articles linkage
     expect(count).to.equal(5);

@@ -11,15 +11,35 @@ interface RelatedCase {
 
 const RELATED_COLLECTIONS: RelatedCase[] = [
   { name: 'to-many', path: '/api/person/1/articles', expected: ['1', '2'], total: 2 },
-  { name: 'to-many with a filter', path: `/api/person/1/articles?${filterParam([{ name: 'title', op: 'like', val: 'h%' }])}`, expected: ['2'], total: 1 },
+  {
+    name: 'to-many with a filter',
+    path: `/api/person/1/articles?${filterParam([{ name: 'title', op: 'like', val: 'h%' }])}`,
+    expected: ['2'],
+    total: 1,
+  },
   { name: 'to-many with a sort', path: '/api/person/1/articles?sort=-id', expected: ['2', '1'], total: 2 },
-  { name: 'to-many with a page', path: '/api/person/1/articles?page[size]=1&page[number]=2', expected: ['2'], total: 2 },
+  {
+    name: 'to-many with a page',
+    path: '/api/person/1/articles?page[size]=1&page[number]=2',
+    expected: ['2'],
+    total: 2,
+  },
   { name: 'to-many with no members', path: '/api/person/3/articles', expected: [], total: 0 },
   { name: 'another to-many', path: '/api/article/1/comments', expected: ['1', '2'], total: 2 },
   { name: 'many-to-many', path: '/api/article/1/tags', expected: ['1', '2'], total: 2 },
   { name: 'many-to-many the other way', path: '/api/tag/2/articles', expected: ['1', '3'], total: 2 },
-  { name: 'many-to-many with a relation filter', path: `/api/tag/2/articles?${filterParam([{ name: 'author', op: 'has', val: { name: 'name', op: '==', val: 'bob' } }])}`, expected: ['3'], total: 1 },
-  { name: 'of a collection with excluded fields', path: '/api/person_private/1/articles', expected: ['1', '2'], total: 2 },
+  {
+    name: 'many-to-many with a relation filter',
+    path: `/api/tag/2/articles?${filterParam([{ name: 'author', op: 'has', val: { name: 'name', op: '==', val: 'bob' } }])}`,
+    expected: ['3'],
+    total: 1,
+  },
+  {
+    name: 'of a collection with excluded fields',
+    path: '/api/person_private/1/articles',
+    expected: ['1', '2'],
+    total: 2,
+  },
 ];
 
 const NOT_FOUND: [string, string][] = [
@@ -123,7 +143,10 @@ describeEachDatabase('Format A: resources, related resources and relationships',
   describe('relationship linkage', () => {
     it('answers to-many linkage', async () => {
       const res = await getOk(t(), '/api/article/1/relationships/tags');
-      expect(res.body.data).to.deep.equal([{ type: 'tag', id: '1' }, { type: 'tag', id: '2' }]);
+      expect(res.body.data).to.deep.equal([
+        { type: 'tag', id: '1' },
+        { type: 'tag', id: '2' },
+      ]);
       expect(res.body.links).to.deep.equal({
         self: `${origin()}/api/article/1/relationships/tags`,
         related: `${origin()}/api/article/1/tags`,
@@ -148,7 +171,10 @@ describeEachDatabase('Format A: resources, related resources and relationships',
       const res = await getOk(t(), '/api/comment/1/relationships/author');
       expect(res.body.data).to.deep.equal({ type: 'person', id: '2' });
       const privateOne = await getOk(t(), '/api/person_private/1/relationships/articles');
-      expect(privateOne.body.data).to.deep.equal([{ type: 'article', id: '1' }, { type: 'article', id: '2' }]);
+      expect(privateOne.body.data).to.deep.equal([
+        { type: 'article', id: '1' },
+        { type: 'article', id: '2' },
+      ]);
       expect(privateOne.body.links.self).to.equal(`${origin()}/api/person_private/1/relationships/articles`);
     });
   });
@@ -167,7 +193,9 @@ describeEachDatabase('Format A: resources, related resources and relationships',
     });
 
     it('answers 405 with Allow for POST on /api/network', async () => {
-      const res = await t().http.post('/api/network', { data: { type: 'network', attributes: { address: '10.0.0.1' } } });
+      const res = await t().http.post('/api/network', {
+        data: { type: 'network', attributes: { address: '10.0.0.1' } },
+      });
       expectError(res, 405);
       expect(res.headers.get('allow')).to.equal('GET');
     });
@@ -189,7 +217,8 @@ describeEachDatabase('Format A: resources, related resources and relationships',
         links: { self: `${origin()}/api/person_names/2` },
       });
       const list = await getOk(t(), '/api/person_names');
-      for (const r of list.body.data) expect(Object.keys(r).sort()).to.deep.equal(['attributes', 'id', 'links', 'type']);
+      for (const r of list.body.data)
+        expect(Object.keys(r).sort()).to.deep.equal(['attributes', 'id', 'links', 'type']);
     });
 
     it('person_private shows every field but age, other and comments', async () => {
@@ -206,7 +235,11 @@ describeEachDatabase('Format A: resources, related resources and relationships',
     });
 
     it('refuses filters and sorts on what a collection hides', async () => {
-      expectError(await t().http.get(`/api/person_names?${filterParam([{ name: 'age', op: '==', val: 17 }])}`), 400, 'filter[objects]');
+      expectError(
+        await t().http.get(`/api/person_names?${filterParam([{ name: 'age', op: '==', val: 17 }])}`),
+        400,
+        'filter[objects]',
+      );
       expectError(await t().http.get('/api/person_private?sort=other'), 400, 'sort');
       expectError(await t().http.get('/api/person_private?include=comments'), 400, 'include');
     });

@@ -20,10 +20,12 @@ const includedKeys = (body: { included?: Included[] }): string[] => (body.includ
 /** Full linkage (JSON:API 1.0): every included resource is identified by the primary linkage or by another included resource. */
 function expectFullLinkage(body: { data: Identifier | Identifier[] | null; included?: Included[] }): void {
   const linked = new Set<string>();
-  const add = (d: Identifier | Identifier[] | null | undefined) => (d ? (Array.isArray(d) ? d : [d]) : []).forEach((r) => linked.add(key(r)));
+  const add = (d: Identifier | Identifier[] | null | undefined) =>
+    (d ? (Array.isArray(d) ? d : [d]) : []).forEach((r) => linked.add(key(r)));
   add(body.data);
   for (const r of body.included ?? []) for (const rel of Object.values(r.relationships ?? {})) add(rel.data);
-  for (const r of body.included ?? []) expect(linked.has(key(r)), `${key(r)} is linked from the document`).to.equal(true);
+  for (const r of body.included ?? [])
+    expect(linked.has(key(r)), `${key(r)} is linked from the document`).to.equal(true);
   expect(new Set(includedKeys(body)).size, 'each resource once').to.equal((body.included ?? []).length);
 }
 
@@ -40,25 +42,37 @@ const CASES: IncludeCase[] = [
   {
     name: 'the JSON:API example: comments and their authors',
     path: '/api/article/1/relationships/comments?include=comments.author',
-    data: [{ type: 'comment', id: '1' }, { type: 'comment', id: '2' }],
+    data: [
+      { type: 'comment', id: '1' },
+      { type: 'comment', id: '2' },
+    ],
     included: ['comment/1', 'comment/2', 'person/2', 'person/3'],
   },
   {
     name: 'the related resources themselves',
     path: '/api/article/1/relationships/comments?include=comments',
-    data: [{ type: 'comment', id: '1' }, { type: 'comment', id: '2' }],
+    data: [
+      { type: 'comment', id: '1' },
+      { type: 'comment', id: '2' },
+    ],
     included: ['comment/1', 'comment/2'],
   },
   {
     name: 'several paths, one resource reached twice',
     path: '/api/tag/2/relationships/articles?include=articles.author,articles.comments.author',
-    data: [{ type: 'article', id: '1' }, { type: 'article', id: '3' }],
+    data: [
+      { type: 'article', id: '1' },
+      { type: 'article', id: '3' },
+    ],
     included: ['article/1', 'article/3', 'comment/1', 'comment/2', 'comment/3', 'person/1', 'person/2', 'person/3'],
   },
   {
     name: 'back to the owner, which is included once',
     path: '/api/article/1/relationships/comments?include=comments.article',
-    data: [{ type: 'comment', id: '1' }, { type: 'comment', id: '2' }],
+    data: [
+      { type: 'comment', id: '1' },
+      { type: 'comment', id: '2' },
+    ],
     included: ['article/1', 'comment/1', 'comment/2'],
   },
   {
@@ -82,7 +96,10 @@ const CASES: IncludeCase[] = [
   {
     name: 'a collection that hides some relationships, through one it shows',
     path: '/api/person_private/1/relationships/articles?include=articles.tags',
-    data: [{ type: 'article', id: '1' }, { type: 'article', id: '2' }],
+    data: [
+      { type: 'article', id: '1' },
+      { type: 'article', id: '2' },
+    ],
     included: ['article/1', 'article/2', 'tag/1', 'tag/2'],
   },
 ];
@@ -97,8 +114,14 @@ describeEachDatabase('Format A: include on a relationship URL is relative to the
       expect(res.body).to.have.property('included');
       expect(includedKeys(res.body)).to.deep.equal([...c.included].sort());
       expectFullLinkage(res.body);
-      const [owner, relation] = c.path.replace(/^\/api\//, '').split('?')[0]!.split('/relationships/') as [string, string];
-      expect(res.body.links).to.deep.equal({ self: `${origin()}/api/${owner}/relationships/${relation}`, related: `${origin()}/api/${owner}/${relation}` });
+      const [owner, relation] = c.path
+        .replace(/^\/api\//, '')
+        .split('?')[0]!
+        .split('/relationships/') as [string, string];
+      expect(res.body.links).to.deep.equal({
+        self: `${origin()}/api/${owner}/relationships/${relation}`,
+        related: `${origin()}/api/${owner}/${relation}`,
+      });
     });
   }
 
@@ -114,8 +137,14 @@ describeEachDatabase('Format A: include on a relationship URL is relative to the
   });
 
   it('applies fields[...] to the included resources', async () => {
-    const res = await getOk(t(), '/api/article/1/relationships/comments?include=comments.author&fields[comment]=author&fields[person]=name');
-    expect(res.body.data).to.deep.equal([{ type: 'comment', id: '1' }, { type: 'comment', id: '2' }]);
+    const res = await getOk(
+      t(),
+      '/api/article/1/relationships/comments?include=comments.author&fields[comment]=author&fields[person]=name',
+    );
+    expect(res.body.data).to.deep.equal([
+      { type: 'comment', id: '1' },
+      { type: 'comment', id: '2' },
+    ]);
     for (const r of res.body.included as Included[]) {
       if (r.type === 'comment') {
         expect(r).to.not.have.property('attributes');
@@ -131,27 +160,66 @@ describeEachDatabase('Format A: include on a relationship URL is relative to the
   it('answers no included member without include, as before', async () => {
     const res = await getOk(t(), '/api/article/1/relationships/comments');
     expect(res.body).to.not.have.property('included');
-    expect(res.body.data).to.deep.equal([{ type: 'comment', id: '1' }, { type: 'comment', id: '2' }]);
+    expect(res.body.data).to.deep.equal([
+      { type: 'comment', id: '1' },
+      { type: 'comment', id: '2' },
+    ]);
   });
 
   describe('refusals', () => {
     const REFUSED: [string, string, number, string?][] = [
       // Full linkage: the owner is not in the document, so nothing would link its author.
-      ['a path that does not start with the relationship', '/api/article/1/relationships/comments?include=author', 400, 'include'],
-      ['another relationship of the owner among good paths', '/api/article/1/relationships/comments?include=comments,tags', 400, 'include'],
-      ['a path resolved from the related type, as before', '/api/article/1/relationships/comments?include=author.articles', 400, 'include'],
-      ['an unknown relationship on the way', '/api/article/1/relationships/comments?include=comments.nope', 400, 'include'],
-      ['a relationship the collection hides', '/api/person_private/1/relationships/articles?include=comments', 400, 'include'],
+      [
+        'a path that does not start with the relationship',
+        '/api/article/1/relationships/comments?include=author',
+        400,
+        'include',
+      ],
+      [
+        'another relationship of the owner among good paths',
+        '/api/article/1/relationships/comments?include=comments,tags',
+        400,
+        'include',
+      ],
+      [
+        'a path resolved from the related type, as before',
+        '/api/article/1/relationships/comments?include=author.articles',
+        400,
+        'include',
+      ],
+      [
+        'an unknown relationship on the way',
+        '/api/article/1/relationships/comments?include=comments.nope',
+        400,
+        'include',
+      ],
+      [
+        'a relationship the collection hides',
+        '/api/person_private/1/relationships/articles?include=comments',
+        400,
+        'include',
+      ],
       ['an empty path', '/api/article/1/relationships/comments?include=comments,', 400, 'include'],
-      ['an unknown type in fields', '/api/article/1/relationships/comments?include=comments&fields[nope]=x', 400, 'fields[nope]'],
-      ['an unknown field in fields', '/api/article/1/relationships/comments?include=comments&fields[comment]=nope', 400, 'fields[comment]'],
+      [
+        'an unknown type in fields',
+        '/api/article/1/relationships/comments?include=comments&fields[nope]=x',
+        400,
+        'fields[nope]',
+      ],
+      [
+        'an unknown field in fields',
+        '/api/article/1/relationships/comments?include=comments&fields[comment]=nope',
+        400,
+        'fields[comment]',
+      ],
       ['a collection parameter', '/api/article/1/relationships/comments?include=comments&sort=id', 400, 'sort'],
       ['an unknown owner', '/api/article/99/relationships/comments?include=comments.author', 404],
     ];
     for (const [name, path, status, parameter] of REFUSED) {
       it(`${name}: ${status}`, async () => {
         const error = expectError(await t().http.get(path), status, parameter);
-        if (name === 'a path that does not start with the relationship') expect(error.detail).to.contain('starts with comments');
+        if (name === 'a path that does not start with the relationship')
+          expect(error.detail).to.contain('starts with comments');
       });
     }
 

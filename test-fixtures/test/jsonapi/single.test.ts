@@ -13,15 +13,39 @@ interface SingleCase {
 
 const CASES: SingleCase[] = [
   { name: 'exactly one match', query: `${byName('bob')}&filter[single]=1`, expected: { id: '2' } },
-  { name: 'one match by a relation filter', query: `${filterParam([{ name: 'comments', op: 'any', val: { name: 'content', op: '==', val: 'Nice' } }])}&filter[single]=1`, expected: { id: '1' } },
+  {
+    name: 'one match by a relation filter',
+    query: `${filterParam([{ name: 'comments', op: 'any', val: { name: 'content', op: '==', val: 'Nice' } }])}&filter[single]=1`,
+    expected: { id: '1' },
+  },
   { name: 'no match', query: `${byName('nobody')}&filter[single]=1`, expected: { status: 404 } },
-  { name: 'several matches', query: `${filterParam([{ name: 'age', op: '>=', val: 18 }])}&filter[single]=1`, expected: { status: 404 } },
-  { name: 'two matches', query: `${filterParam([{ name: 'age', op: 'in', val: [17, 18] }])}&filter[single]=1`, expected: { status: 404 } },
+  {
+    name: 'several matches',
+    query: `${filterParam([{ name: 'age', op: '>=', val: 18 }])}&filter[single]=1`,
+    expected: { status: 404 },
+  },
+  {
+    name: 'two matches',
+    query: `${filterParam([{ name: 'age', op: 'in', val: [17, 18] }])}&filter[single]=1`,
+    expected: { status: 404 },
+  },
   { name: 'several matches without a filter', query: 'filter[single]=1', expected: { status: 404 } },
   { name: 'filter[single]=0 is a list', query: `${byName('bob')}&filter[single]=0`, expected: { id: '[2]' } },
-  { name: 'filter[single]=2', query: `${byName('bob')}&filter[single]=2`, expected: { status: 400, parameter: 'filter[single]' } },
-  { name: 'filter[single]=true', query: `${byName('bob')}&filter[single]=true`, expected: { status: 400, parameter: 'filter[single]' } },
-  { name: 'an empty filter[single]', query: `${byName('bob')}&filter[single]=`, expected: { status: 400, parameter: 'filter[single]' } },
+  {
+    name: 'filter[single]=2',
+    query: `${byName('bob')}&filter[single]=2`,
+    expected: { status: 400, parameter: 'filter[single]' },
+  },
+  {
+    name: 'filter[single]=true',
+    query: `${byName('bob')}&filter[single]=true`,
+    expected: { status: 400, parameter: 'filter[single]' },
+  },
+  {
+    name: 'an empty filter[single]',
+    query: `${byName('bob')}&filter[single]=`,
+    expected: { status: 400, parameter: 'filter[single]' },
+  },
 ];
 
 describeEachDatabase('Format A: filter[single]', (t) => {
@@ -55,7 +79,9 @@ describeEachDatabase('Format A: filter[single]', (t) => {
   });
 
   it('applies sparse fieldsets and includes to the one resource', async () => {
-    const res = await t().http.get(`/api/article?${filterParam([{ name: 'title', op: '==', val: 'Databases 101' }])}&filter[single]=1&fields[article]=title,author&include=author&fields[person]=name`);
+    const res = await t().http.get(
+      `/api/article?${filterParam([{ name: 'title', op: '==', val: 'Databases 101' }])}&filter[single]=1&fields[article]=title,author&include=author&fields[person]=name`,
+    );
     expect(res.status, res.text).to.equal(200);
     expect(res.body.data.attributes).to.deep.equal({ title: 'Databases 101' });
     expect(res.body.data.relationships.author.data).to.deep.equal({ type: 'person', id: '2' });
@@ -71,7 +97,9 @@ describeEachDatabase('Format A: filter[single]', (t) => {
   });
 
   it('works on a related collection', async () => {
-    const res = await t().http.get(`/api/person/1/articles?${filterParam([{ name: 'title', op: 'like', val: 'Hello%' }])}&filter[single]=1`);
+    const res = await t().http.get(
+      `/api/person/1/articles?${filterParam([{ name: 'title', op: 'like', val: 'Hello%' }])}&filter[single]=1`,
+    );
     expect(res.status, res.text).to.equal(200);
     expect(res.body.data.id).to.equal('1');
     const many = await t().http.get('/api/person/1/articles?filter[single]=1');

@@ -35,7 +35,11 @@ const STANDARD_CASES: SortCase[] = [
   s('a two-step to-one path descending', '/api/comment?sort=-article.author.name', [3, 1, 2, 4]),
   s('a to-one path then the id', '/api/comment?sort=-article.title,id', [1, 2, 3, 4]),
   s('another to-one path', '/api/comment?sort=author.name', [4, 3, 2, 1]),
-  s('with a filter and paging', '/api/person?sort=-age&page[size]=2&filter[objects]=' + encodeURIComponent('[{"name":"age","op":"is_not_null"}]'), [4, 1]),
+  s(
+    'with a filter and paging',
+    '/api/person?sort=-age&page[size]=2&filter[objects]=' + encodeURIComponent('[{"name":"age","op":"is_not_null"}]'),
+    [4, 1],
+  ),
   s('on the second page', '/api/person?sort=-age&page[size]=2&page[number]=2', [5, 2]),
   s('a related collection', '/api/person/1/articles?sort=-title', [2, 1]),
   s('a date of a related collection', '/api/tag/2/articles?sort=-publishtime', [3, 1]),

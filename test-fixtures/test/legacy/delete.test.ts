@@ -23,7 +23,11 @@ describeEachDatabase(
 
     it('DELETE of an instance others still refer to is refused with 400 (an integrity error), nothing deleted', async () => {
       const before = await snapshot(t());
-      expectMessage(await t().http.delete('/api/person/1'), 400, /person 1 cannot be deleted: its articles still refer to it/);
+      expectMessage(
+        await t().http.delete('/api/person/1'),
+        400,
+        /person 1 cannot be deleted: its articles still refer to it/,
+      );
       expect(await snapshot(t())).to.equal(before);
     });
 

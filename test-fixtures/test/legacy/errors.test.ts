@@ -25,12 +25,39 @@ const UNIQUE_NAME = /^"name" must be unique: another tag has the same value$/;
  */
 const DATABASE_ERRORS: [string, string, string, unknown, number, RegExp?][] = [
   // Unique violations are 400 in Format B, as Flask-Restless 0.17 answers every integrity error; the message names the field.
-  ['a unique violation creating a nested tag, after the article was inserted', 'POST', '/api/article', { title: 'T', tags: [{ id: 1 }, { name: 'news' }] }, 400, UNIQUE_NAME],
-  ['a unique violation adding a tag, after the title was updated', 'PATCH', '/api/article/1', { title: 'Changed', tags: { add: [{ name: 'tech' }] } }, 400, UNIQUE_NAME],
+  [
+    'a unique violation creating a nested tag, after the article was inserted',
+    'POST',
+    '/api/article',
+    { title: 'T', tags: [{ id: 1 }, { name: 'news' }] },
+    400,
+    UNIQUE_NAME,
+  ],
+  [
+    'a unique violation adding a tag, after the title was updated',
+    'PATCH',
+    '/api/article/1',
+    { title: 'Changed', tags: { add: [{ name: 'tech' }] } },
+    400,
+    UNIQUE_NAME,
+  ],
   ['a NOT NULL violation in a nested new tag', 'POST', '/api/article', { title: 'T', tags: [{}] }, 400],
-  ['a foreign key violation in a nested new comment', 'PUT', '/api/article/1', { title: 'Changed', comments: { add: [{ content: 'c', author_id: 99 }] } }, 404],
+  [
+    'a foreign key violation in a nested new comment',
+    'PUT',
+    '/api/article/1',
+    { title: 'Changed', comments: { add: [{ content: 'c', author_id: 99 }] } },
+    404,
+  ],
   ['a unique violation on the second row of a bulk update', 'PATCH', '/api/tag', { name: 'same' }, 400, UNIQUE_NAME],
-  ['a unique violation updating a nested existing instance', 'PATCH', '/api/article/1', { title: 'Changed', tags: [{ id: 1, name: 'life' }] }, 400, UNIQUE_NAME],
+  [
+    'a unique violation updating a nested existing instance',
+    'PATCH',
+    '/api/article/1',
+    { title: 'Changed', tags: [{ id: 1, name: 'life' }] },
+    400,
+    UNIQUE_NAME,
+  ],
 ];
 
 describeEachDatabase(
@@ -53,7 +80,14 @@ describeEachDatabase(
     }
 
     it('accepts application/json with a charset parameter', async () => {
-      expectStatus(await t().http.post('/api/tag', { name: 'x' }, { headers: { 'content-type': 'application/json; charset=utf-8' } }), 201);
+      expectStatus(
+        await t().http.post(
+          '/api/tag',
+          { name: 'x' },
+          { headers: { 'content-type': 'application/json; charset=utf-8' } },
+        ),
+        201,
+      );
     });
 
     it('asks nothing of Accept', async () => {
@@ -91,10 +125,13 @@ describeEachDatabase(
       expect(await snapshot(t())).to.equal(before);
     });
 
-    it('an integer out of its column\'s 32-bit range is 400, on create and on update', async () => {
+    it("an integer out of its column's 32-bit range is 400, on create and on update", async () => {
       const before = await snapshot(t());
       // PostgreSQL's error does not name the column; the other two do.
-      const message = t().kind === 'postgres' ? /^a number is out of the range its field holds$/ : /^"age": the number is out of the range the field holds$/;
+      const message =
+        t().kind === 'postgres'
+          ? /^a number is out of the range its field holds$/
+          : /^"age": the number is out of the range the field holds$/;
       expectMessage(await t().http.post('/api/person', { name: 'big', age: 2147483648 }), 400, message);
       expectMessage(await t().http.patch('/api/person/1', { age: -2147483649 }), 400, message);
       expect(await snapshot(t())).to.equal(before);
@@ -105,7 +142,11 @@ describeEachDatabase(
         ['/api/person', '{"name": "p", "__proto__": {"x": 1}}', '/__proto__'],
         ['/api/article', '{"title": "t", "tags": [{"name": "n", "__proto__": null}]}', '/tags/0/__proto__'],
       ] as const) {
-        expectMessage(await t().http.post(path, body), 400, `"__proto__" is not an acceptable member name in a request body (at ${at})`);
+        expectMessage(
+          await t().http.post(path, body),
+          400,
+          `"__proto__" is not an acceptable member name in a request body (at ${at})`,
+        );
       }
     });
   },

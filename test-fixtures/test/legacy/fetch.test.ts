@@ -43,17 +43,36 @@ describeEachDatabase(
     const NESTED: [string, string, string, unknown][] = [
       ['a to-one relationship without a target is null', '/api/article/4', 'author', null],
       ['an empty to-many relationship is an empty array', '/api/article/4', 'tags', []],
-      ['a to-one relationship is an object', '/api/comment/3', 'article', { id: 3, title: 'Databases 101', publishtime: '2021-05-05T09:30:00', author_id: 2 }],
-      ['a many-to-many relationship is an array', '/api/tag/2', 'articles', [HELLO, { id: 3, title: 'Databases 101', publishtime: '2021-05-05T09:30:00', author_id: 2 }]],
+      [
+        'a to-one relationship is an object',
+        '/api/comment/3',
+        'article',
+        { id: 3, title: 'Databases 101', publishtime: '2021-05-05T09:30:00', author_id: 2 },
+      ],
+      [
+        'a many-to-many relationship is an array',
+        '/api/tag/2',
+        'articles',
+        [HELLO, { id: 3, title: 'Databases 101', publishtime: '2021-05-05T09:30:00', author_id: 2 }],
+      ],
     ];
     for (const [name, path, relation, expected] of NESTED) {
       it(name, async () => expect((await getOk(t(), path)).body[relation]).to.deep.equal(expected));
     }
 
     it('reads dates, times, fractions, intervals and network addresses in their wire form', async () => {
-      expect((await getOk(t(), '/api/person/2')).body).to.include({ birth_datetime: '2007-06-01T12:00:00.25', is_minor: true, other: null });
+      expect((await getOk(t(), '/api/person/2')).body).to.include({
+        birth_datetime: '2007-06-01T12:00:00.25',
+        is_minor: true,
+        other: null,
+      });
       expect((await getOk(t(), '/api/person/4')).body.bedtime).to.equal('23:15:30.5');
-      expect((await getOk(t(), '/api/task/1')).body).to.deep.equal({ id: 1, title: 'write', duration: 3600, due: '2024-01-01' });
+      expect((await getOk(t(), '/api/task/1')).body).to.deep.equal({
+        id: 1,
+        title: 'write',
+        duration: 3600,
+        due: '2024-01-01',
+      });
       expect((await getOk(t(), '/api/network/1')).body).to.deep.equal({ id: 1, address: '192.168.1.5' });
     });
 
@@ -66,7 +85,12 @@ describeEachDatabase(
     it('GET of a to-many relation answers a list object of the related instances', async () => {
       const res = await getList(t(), '/api/person/1/articles');
       expect(res.body).to.include({ num_results: 2, total_pages: 1, page: 1 });
-      expect(res.body.objects[0]).to.deep.equal({ ...HELLO, author: ALICE, comments: res.body.objects[0].comments, tags: res.body.objects[0].tags });
+      expect(res.body.objects[0]).to.deep.equal({
+        ...HELLO,
+        author: ALICE,
+        comments: res.body.objects[0].comments,
+        tags: res.body.objects[0].tags,
+      });
       expect(ids(res)).to.deep.equal([1, 2]);
     });
 

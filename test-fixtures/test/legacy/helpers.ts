@@ -45,8 +45,15 @@ export function expectMessage(res: TestResponse, status: number, message?: strin
 }
 
 /** Rows of a table read straight from the database, in id order: what a request left behind. */
-export async function rows(t: TestTarget, table: string, where: Record<string, unknown> = {}): Promise<Record<string, unknown>[]> {
-  return t.target.database.knex(table).where(where).orderBy(table === 'article_tag' ? ['article_id', 'tag_id'] : ['id']);
+export async function rows(
+  t: TestTarget,
+  table: string,
+  where: Record<string, unknown> = {},
+): Promise<Record<string, unknown>[]> {
+  return t.target.database
+    .knex(table)
+    .where(where)
+    .orderBy(table === 'article_tag' ? ['article_id', 'tag_id'] : ['id']);
 }
 
 export async function count(t: TestTarget, table: string): Promise<number> {

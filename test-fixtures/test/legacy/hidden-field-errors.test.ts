@@ -20,7 +20,10 @@ describeEachDatabase(
         const models = target.registry.models;
         const registry = new Registry([
           { model: models.get('Person')!, options: { name: 'person', exclude: ['articles', 'comments'] } },
-          { model: models.get('Tag')!, options: { name: 'tag', methods: ['GET', 'POST', 'PATCH', 'PUT'], exclude: ['name', 'articles'] } },
+          {
+            model: models.get('Tag')!,
+            options: { name: 'tag', methods: ['GET', 'POST', 'PATCH', 'PUT'], exclude: ['name', 'articles'] },
+          },
         ]);
         return { registry, format: legacyFormat(), hooks: hiddenNameHooks };
       },

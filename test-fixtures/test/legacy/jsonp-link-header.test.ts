@@ -14,7 +14,10 @@ const addLinks = (response: HttpResponse): HttpResponse => {
   return { ...response, headers: { ...response.headers, link: link ? `${link}, ${EXTRA_LINKS}` : EXTRA_LINKS } };
 };
 
-function payload(res: TestResponse, callback: string): { meta: { status: number; Link?: Record<string, string>[] }; data: unknown } {
+function payload(
+  res: TestResponse,
+  callback: string,
+): { meta: { status: number; Link?: Record<string, string>[] }; data: unknown } {
   expect(res.status, res.text).to.equal(200);
   const prefix = `/**/${callback}(`;
   expect(res.text.startsWith(prefix), res.text).to.equal(true);

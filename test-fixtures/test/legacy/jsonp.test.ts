@@ -3,7 +3,10 @@ import { expect } from 'chai';
 import { expectStatus, q } from './helpers.js';
 
 /** The argument of the callback of a JSONP response, parsed: `meta` holds the status and each header. */
-function payload(res: TestResponse, callback: string): { meta: { status: number } & Record<string, unknown>; data: unknown } {
+function payload(
+  res: TestResponse,
+  callback: string,
+): { meta: { status: number } & Record<string, unknown>; data: unknown } {
   expect(res.status, res.text).to.equal(200);
   expect(res.headers.get('content-type')).to.match(/^application\/javascript/);
   const prefix = `/**/${callback}(`;
@@ -48,16 +51,28 @@ describeEachDatabase(
     it('wraps one object', async () => {
       const { meta, data } = payload(await t().http.get('/api/tag/3?callback=app.tag'), 'app.tag');
       expect(meta).to.deep.equal({ status: 200 });
-      expect(data).to.deep.equal({ id: 3, name: 'life', articles: [{ id: 5, title: '100% pure', publishtime: '2022-01-01T00:00:00', author_id: 4 }] });
+      expect(data).to.deep.equal({
+        id: 3,
+        name: 'life',
+        articles: [{ id: 5, title: '100% pure', publishtime: '2022-01-01T00:00:00', author_id: 4 }],
+      });
     });
 
     it('wraps a search with q', async () => {
-      const { data } = payload(await t().http.get(`/api/person?${q({ filters: [{ name: 'age', op: '<', val: 18 }], single: true })}&callback=cb`), 'cb');
+      const { data } = payload(
+        await t().http.get(
+          `/api/person?${q({ filters: [{ name: 'age', op: '<', val: 18 }], single: true })}&callback=cb`,
+        ),
+        'cb',
+      );
       expect(data).to.deep.include({ id: 2, name: 'bob' });
     });
 
     it('wraps function evaluation', async () => {
-      const { meta, data } = payload(await t().http.get(`/api/eval/person?${q({ functions: [{ name: 'count', field: 'id' }] })}&callback=cb`), 'cb');
+      const { meta, data } = payload(
+        await t().http.get(`/api/eval/person?${q({ functions: [{ name: 'count', field: 'id' }] })}&callback=cb`),
+        'cb',
+      );
       expect(meta.status).to.equal(200);
       expect(data).to.deep.equal({ count__id: 5 });
     });
@@ -96,7 +111,14 @@ describeEachDatabase(
 
     it('puts every header in meta under its conventional name', async () => {
       const { meta } = payload(await t().http.get('/api/person?callback=cb&results_per_page=10'), 'cb');
-      expect(Object.keys(meta).sort()).to.deep.equal(['Access-Control-Allow-Origin', 'ETag', 'Link', 'Server-Timing', 'X-Request-Id', 'status']);
+      expect(Object.keys(meta).sort()).to.deep.equal([
+        'Access-Control-Allow-Origin',
+        'ETag',
+        'Link',
+        'Server-Timing',
+        'X-Request-Id',
+        'status',
+      ]);
       expect(meta['X-Request-Id']).to.equal('r-1');
       expect(meta.ETag).to.equal('"v1"');
       expect(meta['Access-Control-Allow-Origin']).to.equal('https://app.example');
@@ -118,7 +140,12 @@ describeEachDatabase(
       serverTiming: true,
       onResponse: (response) => ({
         ...response,
-        headers: { ...response.headers, 'x-request-id': 'r-1', etag: '"v1"', 'access-control-allow-origin': 'https://app.example' },
+        headers: {
+          ...response.headers,
+          'x-request-id': 'r-1',
+          etag: '"v1"',
+          'access-control-allow-origin': 'https://app.example',
+        },
       }),
     },
   },

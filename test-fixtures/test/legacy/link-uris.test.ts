@@ -16,8 +16,14 @@ describeEachDatabase(
   'Format B: the Link header holds valid URIs (RFC 3986), whatever the client sent raw',
   (t) => {
     const RAW: [string, string][] = [
-      ['a q with raw braces and quotes', '/api/person?q={"filters":[{"name":"age","op":">","val":17}]}&results_per_page=1&page=2'],
-      ['characters a URI never holds and a stray %, in another parameter', '/api/person?results_per_page=2&x=a|b^c`d\\e%zz{}%'],
+      [
+        'a q with raw braces and quotes',
+        '/api/person?q={"filters":[{"name":"age","op":">","val":17}]}&results_per_page=1&page=2',
+      ],
+      [
+        'characters a URI never holds and a stray %, in another parameter',
+        '/api/person?results_per_page=2&x=a|b^c`d\\e%zz{}%',
+      ],
     ];
     for (const [name, raw] of RAW) {
       it(`${name}: ${raw}`, async () => {
@@ -28,7 +34,8 @@ describeEachDatabase(
         for (const [rel, link] of Object.entries(links)) expectValidUri(link, `rel=${rel}`);
         const sent = new URL(raw, 'http://h').searchParams;
         for (const link of Object.values(links)) {
-          for (const [k, v] of sent) if (k !== 'page' && k !== 'results_per_page') expect(new URL(link).searchParams.get(k), k).to.equal(v);
+          for (const [k, v] of sent)
+            if (k !== 'page' && k !== 'results_per_page') expect(new URL(link).searchParams.get(k), k).to.equal(v);
         }
       });
     }

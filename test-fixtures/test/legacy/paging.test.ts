@@ -3,7 +3,9 @@ import { expect } from 'chai';
 import { expectMessage, getList, ids, q } from './helpers.js';
 
 /** 23 tasks, ids 1..23: enough for three default pages. */
-const TASKS: SeedData = { task: Array.from({ length: 23 }, (_, i) => ({ id: i + 1, title: `t${i + 1}`, duration: i, due: null })) };
+const TASKS: SeedData = {
+  task: Array.from({ length: 23 }, (_, i) => ({ id: i + 1, title: `t${i + 1}`, duration: i, due: null })),
+};
 
 /** The Link header as `{rel: "page=…&results_per_page=…"}`, other parameters shown too. */
 function links(header: string | null): Record<string, string> {
@@ -35,7 +37,11 @@ const CASES: PageCase[] = [
     query: '',
     body: { num_results: 23, total_pages: 3, page: 1 },
     ids: range(1, 10),
-    links: { first: 'page=1&results_per_page=10', last: 'page=3&results_per_page=10', next: 'page=2&results_per_page=10' },
+    links: {
+      first: 'page=1&results_per_page=10',
+      last: 'page=3&results_per_page=10',
+      next: 'page=2&results_per_page=10',
+    },
   },
   {
     name: 'a middle page has prev and next',
@@ -54,7 +60,11 @@ const CASES: PageCase[] = [
     query: 'page=3',
     body: { num_results: 23, total_pages: 3, page: 3 },
     ids: range(21, 23),
-    links: { first: 'page=1&results_per_page=10', last: 'page=3&results_per_page=10', prev: 'page=2&results_per_page=10' },
+    links: {
+      first: 'page=1&results_per_page=10',
+      last: 'page=3&results_per_page=10',
+      prev: 'page=2&results_per_page=10',
+    },
   },
   {
     name: 'results_per_page sets the size',
@@ -80,7 +90,11 @@ const CASES: PageCase[] = [
     query: 'page=9',
     body: { num_results: 23, total_pages: 3, page: 9 },
     ids: [],
-    links: { first: 'page=1&results_per_page=10', last: 'page=3&results_per_page=10', prev: 'page=3&results_per_page=10' },
+    links: {
+      first: 'page=1&results_per_page=10',
+      last: 'page=3&results_per_page=10',
+      prev: 'page=3&results_per_page=10',
+    },
   },
   {
     name: 'the links keep q and every other parameter',
@@ -140,7 +154,10 @@ describeEachDatabase(
       try {
         const res = await getList(t(), '/api/task');
         expect(res.body).to.deep.equal({ num_results: 0, total_pages: 0, page: 1, objects: [] });
-        expect(links(res.headers.get('link'))).to.deep.equal({ first: 'page=1&results_per_page=10', last: 'page=1&results_per_page=10' });
+        expect(links(res.headers.get('link'))).to.deep.equal({
+          first: 'page=1&results_per_page=10',
+          last: 'page=1&results_per_page=10',
+        });
       } finally {
         await t().seed(TASKS);
       }

@@ -3,7 +3,21 @@ import { expect } from 'chai';
 import { expectMessage, rows, snapshot, tagIds } from './helpers.js';
 
 /** Spellings of 1 that are not its one canonical spelling, each of which must name no key. */
-export const NOT_CANONICAL = ['1x', '%201', '1%20', '+1', '1.0', '01', '1e0', '0x1', '1%00', '1%ff', '%ff', '99999999999999999999', '-'];
+export const NOT_CANONICAL = [
+  '1x',
+  '%201',
+  '1%20',
+  '+1',
+  '1.0',
+  '01',
+  '1e0',
+  '0x1',
+  '1%00',
+  '1%ff',
+  '%ff',
+  '99999999999999999999',
+  '-',
+];
 
 describeEachDatabase(
   'Format B: DELETE of a related instance removes only the instance that is related now',
@@ -88,7 +102,12 @@ describeEachDatabase(
     }
 
     it('a canonical id beyond what the key column holds names no resource: 404 on every path', async () => {
-      for (const path of ['/api/person/99999999999', '/api/person/99999999999/articles', '/api/person/1/articles/99999999999', '/api/person/-99999999999']) {
+      for (const path of [
+        '/api/person/99999999999',
+        '/api/person/99999999999/articles',
+        '/api/person/1/articles/99999999999',
+        '/api/person/-99999999999',
+      ]) {
         expectMessage(await t().http.get(path), 404);
       }
       const before = await snapshot(t());

@@ -52,7 +52,8 @@ const RELATION_CASES: RelationCase[] = [
     name: 'add an existing instance to a to-one relation',
     path: '/api/article/4',
     body: { author: { add: { id: 3 } } },
-    check: async (body) => expect(body).to.include({ author_id: 3 }).and.to.have.nested.property('author.name', 'Carol'),
+    check: async (body) =>
+      expect(body).to.include({ author_id: 3 }).and.to.have.nested.property('author.name', 'Carol'),
   },
   {
     name: 'add a new instance to a to-one relation',
@@ -169,7 +170,10 @@ describeEachDatabase(
 
     for (const method of ['PATCH', 'PUT']) {
       it(`${method} answers 200 with the full updated object`, async () => {
-        const res = expectStatus(await t().http.request(method, '/api/person/1', { body: { name: 'Alicia', age: 26 } }), 200);
+        const res = expectStatus(
+          await t().http.request(method, '/api/person/1', { body: { name: 'Alicia', age: 26 } }),
+          200,
+        );
         expect(res.body).to.include({ id: 1, name: 'Alicia', age: 26, other: 1.5, is_minor: false });
         expect(idsOf(res.body.articles)).to.deep.equal([1, 2]);
         expect((await getOk(t(), '/api/person/1')).body).to.deep.equal(res.body);
@@ -185,7 +189,15 @@ describeEachDatabase(
     }
 
     it('sets fields and changes relations in one request', async () => {
-      const res = expectStatus(await t().http.put('/api/article/4', { title: 'Titled', publishtime: '2023-03-03T03:03:03', author: { id: 5 }, tags: { add: [{ id: 2 }] } }), 200);
+      const res = expectStatus(
+        await t().http.put('/api/article/4', {
+          title: 'Titled',
+          publishtime: '2023-03-03T03:03:03',
+          author: { id: 5 },
+          tags: { add: [{ id: 2 }] },
+        }),
+        200,
+      );
       expect(res.body).to.include({ title: 'Titled', publishtime: '2023-03-03T03:03:03', author_id: 5 });
       expect(idsOf(res.body.tags)).to.deep.equal([2]);
     });
@@ -199,23 +211,83 @@ describeEachDatabase(
 
     it('an empty body changes nothing and answers the object', async () => {
       const before = await snapshot(t());
-      expect(expectStatus(await t().http.patch('/api/tag/1', {}), 200).body).to.deep.equal({ id: 1, name: 'news', articles: [{ id: 1, title: 'Hello World', publishtime: '2020-01-01T10:00:00', author_id: 1 }] });
+      expect(expectStatus(await t().http.patch('/api/tag/1', {}), 200).body).to.deep.equal({
+        id: 1,
+        name: 'news',
+        articles: [{ id: 1, title: 'Hello World', publishtime: '2020-01-01T10:00:00', author_id: 1 }],
+      });
       expect(await snapshot(t())).to.equal(before);
     });
 
     const REFUSED: [string, string, string, unknown, number, RegExp][] = [
-      ['a field that does not exist', 'PATCH', '/api/person/1', { name: 'x', height: 2 }, 400, /"height" is not a field of person/],
+      [
+        'a field that does not exist',
+        'PATCH',
+        '/api/person/1',
+        { name: 'x', height: 2 },
+        400,
+        /"height" is not a field of person/,
+      ],
       ['a computed attribute', 'PUT', '/api/person/1', { is_minor: true }, 400, /computed/],
       ['an excluded field', 'PATCH', '/api/person_private/1', { age: 3 }, 400, /"age"/],
       ['another id', 'PATCH', '/api/person/1', { id: 2, name: 'x' }, 400, /cannot be changed/],
-      ['add and remove at once', 'PATCH', '/api/article/1', { tags: { add: [{ id: 3 }], remove: [{ id: 1 }] } }, 400, /exactly one member/],
-      ['an element to remove without id', 'PATCH', '/api/article/1', { tags: { remove: [{ name: 'news' }] } }, 400, /needs the id/],
-      ['__delete__ that is not a boolean', 'PATCH', '/api/article/1', { tags: { remove: [{ id: 1, __delete__: 'yes' }] } }, 400, /__delete__ must be true or false/],
-      ['__delete__ on a to-one relation', 'PATCH', '/api/article/1', { author: { remove: { id: 1, __delete__: true } } }, 400, /to-many/],
-      ['a nested field of the wrong type', 'PATCH', '/api/article/1', { title: 'x', tags: [{ id: 1, name: 5.5 }, { id: 'two' }] }, 400, /not an integer/],
-      ['a related instance that does not exist', 'PATCH', '/api/person/1', { name: 'x', articles: { add: [{ id: 99 }] } }, 404, /article 99 does not exist/],
+      [
+        'add and remove at once',
+        'PATCH',
+        '/api/article/1',
+        { tags: { add: [{ id: 3 }], remove: [{ id: 1 }] } },
+        400,
+        /exactly one member/,
+      ],
+      [
+        'an element to remove without id',
+        'PATCH',
+        '/api/article/1',
+        { tags: { remove: [{ name: 'news' }] } },
+        400,
+        /needs the id/,
+      ],
+      [
+        '__delete__ that is not a boolean',
+        'PATCH',
+        '/api/article/1',
+        { tags: { remove: [{ id: 1, __delete__: 'yes' }] } },
+        400,
+        /__delete__ must be true or false/,
+      ],
+      [
+        '__delete__ on a to-one relation',
+        'PATCH',
+        '/api/article/1',
+        { author: { remove: { id: 1, __delete__: true } } },
+        400,
+        /to-many/,
+      ],
+      [
+        'a nested field of the wrong type',
+        'PATCH',
+        '/api/article/1',
+        { title: 'x', tags: [{ id: 1, name: 5.5 }, { id: 'two' }] },
+        400,
+        /not an integer/,
+      ],
+      [
+        'a related instance that does not exist',
+        'PATCH',
+        '/api/person/1',
+        { name: 'x', articles: { add: [{ id: 99 }] } },
+        404,
+        /article 99 does not exist/,
+      ],
       ['an instance that does not exist', 'PATCH', '/api/person/99', { name: 'x' }, 404, /person 99 does not exist/],
-      ['PUT where the collection does not enable it', 'PUT', '/api/person_private/1', { name: 'x' }, 405, /not allowed/],
+      [
+        'PUT where the collection does not enable it',
+        'PUT',
+        '/api/person_private/1',
+        { name: 'x' },
+        405,
+        /not allowed/,
+      ],
     ];
     for (const [name, method, path, body, status, message] of REFUSED) {
       it(`refuses ${name} (${status}) and changes nothing`, async () => {

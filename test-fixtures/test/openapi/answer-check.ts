@@ -18,9 +18,11 @@ export function answerProblems(responses: Responses, res: TestResponse, check: S
   const [key, response] = documented;
   const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
   if (!response.content) return res.text === '' ? [] : [`${res.status} has a ${type} body, documented without content`];
-  if (res.text === '') return [`${res.status} has no body, documented with ${Object.keys(response.content).join(', ')}`];
+  if (res.text === '')
+    return [`${res.status} has no body, documented with ${Object.keys(response.content).join(', ')}`];
   const media = response.content[type];
-  if (!media) return [`${res.status} answers ${type}, documented under ${key} as ${Object.keys(response.content).join(', ')}`];
+  if (!media)
+    return [`${res.status} answers ${type}, documented under ${key} as ${Object.keys(response.content).join(', ')}`];
   let value: unknown = res.text;
   if (/json/.test(type)) {
     try {

@@ -8,7 +8,13 @@ import type { Knex } from 'knex';
 import { answerProblems } from './answer-check.js';
 import { invalidValues, memberVariants, validValue } from './schema-values.js';
 
-type Parameter = { name: string; in: string; required?: boolean; schema?: object; content?: Record<string, { schema: object; example?: unknown }> };
+type Parameter = {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: object;
+  content?: Record<string, { schema: object; example?: unknown }>;
+};
 type Operation = {
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: object }> };
@@ -58,7 +64,10 @@ for (const formatName of FORMAT_NAMES) {
       it('are answered as the document says, for every operation and documented parameter', async function () {
         this.timeout(900_000);
         const { registry, format, database } = t().target;
-        const doc = openApiDocument(registry, { format }) as unknown as { paths: Record<string, Record<string, Operation>>; components: object };
+        const doc = openApiDocument(registry, { format }) as unknown as {
+          paths: Record<string, Record<string, Operation>>;
+          components: object;
+        };
         const check = schemaChecker(doc);
         const problems = new Map<string, string>();
         let sent = 0;
@@ -70,22 +79,36 @@ for (const formatName of FORMAT_NAMES) {
             const { collection, target } = pathTargets(template, registry);
             const [id = '1'] = await keysOf(database.knex, registry, collection, 1);
             // A related item is found among the target's rows: the first one the server answers for.
-            const candidates = template.includes('{related_id}') ? await keysOf(database.knex, registry, target!, 25) : ['-'];
+            const candidates = template.includes('{related_id}')
+              ? await keysOf(database.knex, registry, target!, 25)
+              : ['-'];
             const parameters = (op.parameters ?? []).filter((p) => p.in !== 'path');
-            const accept = [...new Set(Object.values(op.responses).flatMap((r) => Object.keys(r.content ?? {})))].filter((m) => !m.includes('javascript'));
+            const accept = [
+              ...new Set(Object.values(op.responses).flatMap((r) => Object.keys(r.content ?? {}))),
+            ].filter((m) => !m.includes('javascript'));
             const bodyType = op.requestBody ? Object.keys(op.requestBody.content)[0]! : undefined;
-            const valueOf = (p: Parameter) => (p.content ? (Object.values(p.content)[0]!.example ?? validValue(Object.values(p.content)[0]!.schema, doc)) : validValue(p.schema ?? {}, doc));
+            const valueOf = (p: Parameter) =>
+              p.content
+                ? (Object.values(p.content)[0]!.example ?? validValue(Object.values(p.content)[0]!.schema, doc))
+                : validValue(p.schema ?? {}, doc);
             const baseline: Request = {
-              query: parameters.filter((p) => p.required && p.in === 'query').map((p) => [p.name, parameterText(p, valueOf(p))]),
+              query: parameters
+                .filter((p) => p.required && p.in === 'query')
+                .map((p) => [p.name, parameterText(p, valueOf(p))]),
               headers: { accept: accept.join(', ') || '*/*' },
               ...(bodyType ? { body: validValue(op.requestBody!.content[bodyType]!.schema, doc) } : {}),
             };
 
             let relatedId = candidates[0]!;
             const send = async (request: Request, refused?: string): Promise<TestResponse> => {
-              const path = template.replace('{id}', encodeURIComponent(id)).replace('{related_id}', encodeURIComponent(relatedId));
+              const path = template
+                .replace('{id}', encodeURIComponent(id))
+                .replace('{related_id}', encodeURIComponent(relatedId));
               const query = new URLSearchParams(request.query).toString();
-              const headers = { ...request.headers, ...(bodyType && request.body !== undefined ? { 'content-type': bodyType } : {}) };
+              const headers = {
+                ...request.headers,
+                ...(bodyType && request.body !== undefined ? { 'content-type': bodyType } : {}),
+              };
               const res = await t().http.request(method.toUpperCase(), `${path}${query ? `?${query}` : ''}`, {
                 headers,
                 ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
@@ -97,7 +120,11 @@ for (const formatName of FORMAT_NAMES) {
               if (refused && res.status < 400) found.push(`accepted ${refused} with ${res.status}`);
               for (const problem of found) {
                 const key = `${where}: ${problem.replace(/\d+(\.\d+)?/g, 'N').slice(0, 160)}`;
-                if (!problems.has(key)) problems.set(key, `${where} ${path}?${query} ${request.body === undefined ? '' : JSON.stringify(request.body).slice(0, 300)}\n      ${problem.slice(0, 400)}\n      answer: ${res.text.slice(0, 300)}`);
+                if (!problems.has(key))
+                  problems.set(
+                    key,
+                    `${where} ${path}?${query} ${request.body === undefined ? '' : JSON.stringify(request.body).slice(0, 300)}\n      ${problem.slice(0, 400)}\n      answer: ${res.text.slice(0, 300)}`,
+                  );
               }
               return res;
             };
@@ -115,7 +142,8 @@ for (const formatName of FORMAT_NAMES) {
               if (!p.required) await send(set(parameterText(p, valueOf(p))));
               const schema = p.content ? Object.values(p.content)[0]!.schema : (p.schema ?? {});
               for (const { value } of memberVariants(schema, doc)) await send(set(parameterText(p, value)));
-              for (const { value, why } of invalidValues(schema, doc, (v) => check(schema, v) !== undefined)) await send(set(parameterText(p, value)), `${p.name} ${why}`);
+              for (const { value, why } of invalidValues(schema, doc, (v) => check(schema, v) !== undefined))
+                await send(set(parameterText(p, value)), `${p.name} ${why}`);
               if (p.content) await send(set('{not json'), `${p.name} that is not JSON`);
             }
             if (bodyType) {
@@ -132,7 +160,8 @@ for (const formatName of FORMAT_NAMES) {
           }
         }
         await t().seed();
-        if (process.env.OPENAPI_REPORT) console.log(`    ${formatName} on ${t().kind}: ${sent} requests, ${succeeded} succeeded`);
+        if (process.env.OPENAPI_REPORT)
+          console.log(`    ${formatName} on ${t().kind}: ${sent} requests, ${succeeded} succeeded`);
         const report = [...problems.values()].join('\n  ');
         expect(problems.size, `${problems.size} disagreements in ${sent} requests:\n  ${report}`).to.equal(0);
         expect(succeeded, 'requests that succeeded').to.be.greaterThan(sent / 10);
@@ -141,4 +170,3 @@ for (const formatName of FORMAT_NAMES) {
     { format: formatName },
   );
 }
-

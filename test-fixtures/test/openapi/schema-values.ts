@@ -7,11 +7,16 @@ type Schema = Record<string, any>;
 /** Follows `$ref` into the document's components. */
 export function resolve(schema: Schema, doc: Schema): Schema {
   let s = schema;
-  for (let i = 0; s?.$ref && i < 20; i++) s = s.$ref.split('/').slice(1).reduce((o: Schema, k: string) => o[k], doc);
+  for (let i = 0; s?.$ref && i < 20; i++)
+    s = s.$ref
+      .split('/')
+      .slice(1)
+      .reduce((o: Schema, k: string) => o[k], doc);
   return s ?? {};
 }
 
-const firstType = (s: Schema): string | undefined => (Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type);
+const firstType = (s: Schema): string | undefined =>
+  Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
 
 /** A value that fits the schema, as plain as possible: examples and defaults first, required members only. */
 export function validValue(schema: Schema, doc: Schema, depth = 0): unknown {
@@ -62,12 +67,14 @@ function candidates(schema: Schema, doc: Schema, depth: number): { value: unknow
   if (type === 'string' && s.maxLength !== undefined) out.push({ value: 'x'.repeat(s.maxLength + 1), why: 'too long' });
   if (type === 'array') {
     out.push({ value: { not: 'a list' }, why: 'not an array' });
-    if (s.maxItems !== undefined && s.items) out.push({ value: Array(s.maxItems + 1).fill(validValue(s.items, doc, 1)), why: 'too many items' });
+    if (s.maxItems !== undefined && s.items)
+      out.push({ value: Array(s.maxItems + 1).fill(validValue(s.items, doc, 1)), why: 'too many items' });
   }
   if (type === 'object') {
     const plain = validValue(s, doc, 1) as Record<string, unknown>;
     out.push({ value: ['not', 'an', 'object'], why: 'not an object' });
-    if (s.additionalProperties === false) out.push({ value: { ...plain, not_a_member: 1 }, why: 'with a member it does not have' });
+    if (s.additionalProperties === false)
+      out.push({ value: { ...plain, not_a_member: 1 }, why: 'with a member it does not have' });
     if (s.minProperties !== undefined) out.push({ value: {}, why: 'with too few members' });
     if (s.maxProperties !== undefined && s.properties) {
       const all = Object.fromEntries(Object.entries<Schema>(s.properties).map(([k, v]) => [k, validValue(v, doc, 1)]));
@@ -75,11 +82,16 @@ function candidates(schema: Schema, doc: Schema, depth: number): { value: unknow
     }
     for (const part of s.allOf ?? []) {
       const both = resolve(part, doc).not?.required as string[] | undefined;
-      if (both) out.push({ value: { ...plain, ...Object.fromEntries(both.map((k) => [k, validValue(s.properties?.[k] ?? {}, doc, 1)])) }, why: `with both ${both.join(' and ')}` });
+      if (both)
+        out.push({
+          value: { ...plain, ...Object.fromEntries(both.map((k) => [k, validValue(s.properties?.[k] ?? {}, doc, 1)])) },
+          why: `with both ${both.join(' and ')}`,
+        });
     }
     if (depth < 3) {
       for (const [name, member] of Object.entries<Schema>(s.properties ?? {})) {
-        for (const c of candidates(member, doc, depth + 1)) out.push({ value: { ...plain, [name]: c.value }, why: `${name} ${c.why}` });
+        for (const c of candidates(member, doc, depth + 1))
+          out.push({ value: { ...plain, [name]: c.value }, why: `${name} ${c.why}` });
       }
     }
   }
@@ -91,7 +103,11 @@ function candidates(schema: Schema, doc: Schema, depth: number): { value: unknow
  * Values the schema refuses, each with why (none when it accepts anything): candidates drawn from its
  * keywords, branches and members, kept only where the document's own schema refuses them.
  */
-export function invalidValues(schema: Schema, doc: Schema, refuses: (value: unknown) => boolean): { value: unknown; why: string }[] {
+export function invalidValues(
+  schema: Schema,
+  doc: Schema,
+  refuses: (value: unknown) => boolean,
+): { value: unknown; why: string }[] {
   const seen = new Set<string>();
   return candidates(schema, doc, 0).filter(({ value }) => {
     const key = JSON.stringify(value);
@@ -116,13 +132,19 @@ export function memberVariants(schema: Schema, doc: Schema): { value: unknown; m
     const branches: Schema[] = m.anyOf ?? m.oneOf ?? [m];
     branches.forEach((branch, i) => {
       const b = resolve(branch, doc);
-      out.push({ value: { ...base, [name]: validValue(branch, doc, 1) }, member: `${name}${branches.length > 1 ? `#${i}` : ''}` });
+      out.push({
+        value: { ...base, [name]: validValue(branch, doc, 1) },
+        member: `${name}${branches.length > 1 ? `#${i}` : ''}`,
+      });
       // An object branch is sent with each of its own optional members too (add, remove, single…).
       for (const [inner, innerSchema] of Object.entries<Schema>(b.properties ?? {})) {
         if ((b.required ?? []).includes(inner)) continue;
         const plain = validValue(branch, doc, 1) as Record<string, unknown>;
         if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) continue;
-        out.push({ value: { ...base, [name]: { ...plain, [inner]: validValue(innerSchema, doc, 2) } }, member: `${name}.${inner}` });
+        out.push({
+          value: { ...base, [name]: { ...plain, [inner]: validValue(innerSchema, doc, 2) } },
+          member: `${name}.${inner}`,
+        });
       }
     });
   }

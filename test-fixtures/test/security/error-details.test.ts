@@ -6,7 +6,8 @@ import { expect } from 'chai';
  * Error answers never show SQL text, stack frames or connection strings (the fuzz runs scan every error body
  * of theirs with the same findLeak); only the `debug` option puts an internal message in a 500.
  */
-const SECRET = 'connect to postgres://root:hunter2@db.internal/prod failed: select * from "t0" at Object.<anonymous> (/srv/app/x.js:1:2)';
+const SECRET =
+  'connect to postgres://root:hunter2@db.internal/prod failed: select * from "t0" at Object.<anonymous> (/srv/app/x.js:1:2)';
 
 async function failing(_op: unknown, context: HookContext): Promise<void> {
   const header = context.request.headers['x-test-fail'];
@@ -17,12 +18,18 @@ async function failing(_op: unknown, context: HookContext): Promise<void> {
 const hooks = { person: { list: { before: failing } } };
 const MEDIA = { jsonapi: 'application/vnd.api+json', legacy: 'application/json' };
 
-function detailOf(t: TestTarget, format: string, headers: Record<string, string>): Promise<{ status: number; text: string; detail: string }> {
-  return t.http.get('/api/person', { headers: { ...headers, accept: MEDIA[format as keyof typeof MEDIA] } }).then((res) => ({
-    status: res.status,
-    text: res.text,
-    detail: format === 'jsonapi' ? res.body.errors[0].detail : res.body.message,
-  }));
+function detailOf(
+  t: TestTarget,
+  format: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string; detail: string }> {
+  return t.http
+    .get('/api/person', { headers: { ...headers, accept: MEDIA[format as keyof typeof MEDIA] } })
+    .then((res) => ({
+      status: res.status,
+      text: res.text,
+      detail: format === 'jsonapi' ? res.body.errors[0].detail : res.body.message,
+    }));
 }
 
 for (const format of ['jsonapi', 'legacy'] as const) {

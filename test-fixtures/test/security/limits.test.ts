@@ -49,7 +49,11 @@ describeEachDatabase(
 
     it('at most maxFilterNodes filter objects, 400 beyond', async () => {
       expect((await t().http.get(`/api/person?${filterParam([age, age, age])}`)).status).to.equal(200);
-      expectJsonApiError(await t().http.get(`/api/person?${filterParam([age, age, age, age])}`), 400, 'filter[objects]');
+      expectJsonApiError(
+        await t().http.get(`/api/person?${filterParam([age, age, age, age])}`),
+        400,
+        'filter[objects]',
+      );
     });
 
     it('a body larger than bodyLimit is 413 with an error document, and nothing is written', async () => {
@@ -81,7 +85,10 @@ describeEachDatabase(
       expect((await t().http.get(`/api/person?${q({ filters: [nest(2)] })}`)).status).to.equal(200);
       expectMessage(await t().http.get(`/api/person?${q({ filters: [nest(3)] })}`), 400);
       expectMessage(await t().http.get(`/api/person?${q({ filters: [age, age, age, age] })}`), 400);
-      expectMessage(await t().http.get(`/api/person?${q({ filters: [{ name: 'author__articles__title', op: '==', val: 'x' }] })}`), 400);
+      expectMessage(
+        await t().http.get(`/api/person?${q({ filters: [{ name: 'author__articles__title', op: '==', val: 'x' }] })}`),
+        400,
+      );
     });
 
     it('related instances in a write nest up to maxIncludeDepth levels', async () => {
@@ -104,7 +111,11 @@ describeEachDatabase('limits: the defaults', (t) => {
     expectJsonApiError(await t().http.get('/api/person?page[size]=101'), 400, 'page[size]');
     expect((await t().http.get(`/api/person?${filterParam([nest(8)])}`)).status).to.equal(200);
     expectJsonApiError(await t().http.get(`/api/person?${filterParam([nest(9)])}`), 400, 'filter[objects]');
-    expectJsonApiError(await t().http.get(`/api/person?${filterParam(Array(101).fill({ name: 'id', op: '>', val: 0 }))}`), 400, 'filter[objects]');
+    expectJsonApiError(
+      await t().http.get(`/api/person?${filterParam(Array(101).fill({ name: 'id', op: '>', val: 0 }))}`),
+      400,
+      'filter[objects]',
+    );
     expect((await t().http.get('/api/person?include=articles.comments.author')).status).to.equal(200);
     expectJsonApiError(await t().http.get('/api/person?include=articles.comments.author.articles'), 400, 'include');
     expectJsonApiError(await t().http.get(`/api/person?sort=${'name,'.repeat(1700)}age`), 414);

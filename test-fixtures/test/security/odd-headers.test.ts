@@ -4,14 +4,20 @@ import http from 'node:http';
 import net from 'node:net';
 
 /** One GET with headers fetch() will not send as given (Host above all), over a plain socket. */
-function rawGet(t: TestTarget, path: string, headers: Record<string, string>): Promise<{ status: number; body: string; link?: string }> {
+function rawGet(
+  t: TestTarget,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string; link?: string }> {
   const { hostname, port } = new URL(t.target.origin);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: hostname, port, path, method: 'GET', headers, setHost: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ...(res.headers.link ? { link: String(res.headers.link) } : {}) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body, ...(res.headers.link ? { link: String(res.headers.link) } : {}) }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -32,7 +38,18 @@ function http10(t: TestTarget, path: string): Promise<string> {
 }
 
 /** Host values the URL parser refuses, or that would make a link name another host than the one sent. */
-const BAD_HOSTS = ['[::1]:99999', 'example.com:65536', 'a@b', 'a,b', 'x y', '[zz]', 'h/p', 'h?q', 'h#f', 'ex%41mple.com'];
+const BAD_HOSTS = [
+  '[::1]:99999',
+  'example.com:65536',
+  'a@b',
+  'a,b',
+  'x y',
+  '[zz]',
+  'h/p',
+  'h?q',
+  'h#f',
+  'ex%41mple.com',
+];
 /** Forwarded headers are the proxy's words, not the client's: odd ones are ignored. */
 const FORWARDED: Record<string, string>[] = [
   { 'x-forwarded-proto': 'https' },
@@ -44,7 +61,14 @@ const FORWARDED: Record<string, string>[] = [
 ];
 
 for (const format of ['jsonapi', 'legacy'] as const) {
-  const paths = format === 'jsonapi' ? ['/api/person', '/api/person/2', '/api/eval/person?functions=[]'] : ['/api/person', '/api/person/2', `/api/eval/person?q=${encodeURIComponent('{"functions":[{"name":"count","field":"id"}]}')}`];
+  const paths =
+    format === 'jsonapi'
+      ? ['/api/person', '/api/person/2', '/api/eval/person?functions=[]']
+      : [
+          '/api/person',
+          '/api/person/2',
+          `/api/eval/person?q=${encodeURIComponent('{"functions":[{"name":"count","field":"id"}]}')}`,
+        ];
   describeEachDatabase(
     `Format ${format === 'jsonapi' ? 'A' : 'B'}: odd Host and forwarded headers never give a 5xx`,
     (t) => {

@@ -34,7 +34,11 @@ describeEachDatabase(
   },
   {
     // knex logs each acquire timeout with its stack; the 503 is what this test reads.
-    connect: { pool: { min: 0, max: 1 }, acquireConnectionTimeout: 300, log: { warn() {}, error() {}, deprecate() {}, debug() {} } },
+    connect: {
+      pool: { min: 0, max: 1 },
+      acquireConnectionTimeout: 300,
+      log: { warn() {}, error() {}, deprecate() {}, debug() {} },
+    },
     api: { hooks: { task: { list: { before: holdConnection } } } },
   },
 );

@@ -15,7 +15,8 @@ import { sessionTimeouts } from '../shared/session-timeouts.js';
  * `prepared_statements=false` in the URL the same load is answered in full.
  */
 const TOPOLOGY = join(dirname(fileURLToPath(import.meta.url)), '../../../tools/pg-topology/topology.sh');
-const topology = (command: string) => execFileSync('bash', [TOPOLOGY, command], { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+const topology = (command: string) =>
+  execFileSync('bash', [TOPOLOGY, command], { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 const running = () => {
   try {
     topology('status');
@@ -37,7 +38,9 @@ const hasPgBouncer = () => {
 async function load(http: HttpClient, waves: number, width: number): Promise<{ status: number; body: unknown }[]> {
   const answers: { status: number; body: unknown }[] = [];
   for (let w = 0; w < waves; w++) {
-    const wave = Array.from({ length: width }, (_, i) => http.get(i % 2 ? `/api/person/${(i % 5) + 1}` : `/api/article?page[size]=${(i % 4) + 1}&sort=title`));
+    const wave = Array.from({ length: width }, (_, i) =>
+      http.get(i % 2 ? `/api/person/${(i % 5) + 1}` : `/api/article?page[size]=${(i % 4) + 1}&sort=title`),
+    );
     for (const res of await Promise.all(wave)) answers.push({ status: res.status, body: res.body });
   }
   return answers;
@@ -59,7 +62,8 @@ if (testedKinds().includes('postgres')) {
 
     before(async function () {
       if (process.getuid?.() !== 0 || !hasPgBouncer()) {
-        if (process.env.CI === 'true') throw new Error('the pooler test needs root and pgbouncer (.ci/run installs it)');
+        if (process.env.CI === 'true')
+          throw new Error('the pooler test needs root and pgbouncer (.ci/run installs it)');
         console.warn('  ! not root or no pgbouncer: skipping the pooler test');
         this.skip();
       }
@@ -67,13 +71,21 @@ if (testedKinds().includes('postgres')) {
         topology('up');
         startedHere = true;
       }
-      env = Object.fromEntries(topology('env').trim().split('\n').map((l) => l.split('=') as [string, string]));
+      env = Object.fromEntries(
+        topology('env')
+          .trim()
+          .split('\n')
+          .map((l) => l.split('=') as [string, string]),
+      );
       const admin = connect(env.PG_PRIMARY_URL!, { pool: { min: 0, max: 1 } });
       await admin.knex.raw(`drop database if exists ${name}`);
       await admin.knex.raw(`create database ${name}`);
       await admin.knex.destroy();
       // Tables and rows go in straight on the primary: the pooled targets below only serve.
-      const direct = await startConformanceTarget({ url: env.PG_PRIMARY_URL!.replace(/\/test$/, `/${name}`), format: 'jsonapi' });
+      const direct = await startConformanceTarget({
+        url: env.PG_PRIMARY_URL!.replace(/\/test$/, `/${name}`),
+        format: 'jsonapi',
+      });
       await seed(direct.database.knex, direct.database.dialect, STANDARD_DATA);
       await direct.close();
     });
@@ -91,7 +103,11 @@ if (testedKinds().includes('postgres')) {
     const pooled = (query: string) => env.PG_BOUNCER_URL!.replace(/\/test$/, `/${name}${query}`);
 
     it('without prepared_statements=false, each failure names the setting to the client and in the log', async () => {
-      const target = await startConformanceTarget({ url: pooled(''), format: 'jsonapi', api: { onUnexpectedError: (e) => unexpected.push(e) } });
+      const target = await startConformanceTarget({
+        url: pooled(''),
+        format: 'jsonapi',
+        api: { onUnexpectedError: (e) => unexpected.push(e) },
+      });
       targets.push(target);
       const answers = await load(new HttpClient(target.origin, 'application/vnd.api+json'), 15, 20);
       const failed = answers.filter((a) => a.status !== 200);
@@ -108,7 +124,10 @@ if (testedKinds().includes('postgres')) {
       const target = await startConformanceTarget({ url: pooled('?prepared_statements=false'), format: 'jsonapi' });
       targets.push(target);
       const answers = await load(new HttpClient(target.origin, 'application/vnd.api+json'), 15, 20);
-      expect(answers.filter((a) => a.status !== 200), JSON.stringify(answers.find((a) => a.status !== 200))).to.deep.equal([]);
+      expect(
+        answers.filter((a) => a.status !== 200),
+        JSON.stringify(answers.find((a) => a.status !== 200)),
+      ).to.deep.equal([]);
     });
 
     // PgBouncer refuses statement_timeout as a startup parameter; with prepared_statements=false it is set per
@@ -123,14 +142,25 @@ if (testedKinds().includes('postgres')) {
       });
       targets.push(target);
       const http = new HttpClient(target.origin, 'application/vnd.api+json');
-      const slow = await Promise.all(Array.from({ length: 12 }, () => http.get('/api/person', { headers: { 'x-test-slow': 'yes' } })));
+      const slow = await Promise.all(
+        Array.from({ length: 12 }, () => http.get('/api/person', { headers: { 'x-test-slow': 'yes' } })),
+      );
       expect(slow.map((r) => r.status)).to.deep.equal(Array(12).fill(503));
       const answers = await load(http, 10, 20);
-      expect(answers.filter((a) => a.status !== 200), JSON.stringify(answers.find((a) => a.status !== 200))).to.deep.equal([]);
+      expect(
+        answers.filter((a) => a.status !== 200),
+        JSON.stringify(answers.find((a) => a.status !== 200)),
+      ).to.deep.equal([]);
       // A statement outside any transaction (its own BEGIN; SET LOCAL …; COMMIT) and one inside a transaction.
-      const cancelled = (p: Promise<unknown>) => p.then(() => 'completed', (e: { code?: string }) => e.code);
+      const cancelled = (p: Promise<unknown>) =>
+        p.then(
+          () => 'completed',
+          (e: { code?: string }) => e.code,
+        );
       expect(await cancelled(target.database.knex.raw('select pg_sleep(3)'))).to.equal('57014');
-      expect(await cancelled(target.database.knex.transaction((trx) => trx.raw('select pg_sleep(3)')))).to.equal('57014');
+      expect(await cancelled(target.database.knex.transaction((trx) => trx.raw('select pg_sleep(3)')))).to.equal(
+        '57014',
+      );
       expect((await target.database.knex.raw('select pg_sleep(0.05), 1 as one')).rows[0].one).to.equal(1);
       expect(await sessionTimeouts(pooled('?prepared_statements=false'), 20)).to.deep.equal(Array(20).fill('0'));
     });

@@ -32,15 +32,23 @@ if (testedKinds().includes('postgres')) {
     let replica: Database;
 
     const url = (server: string) => server.replace(/\/test$/, `/${name}`);
-    async function serve(policy: { maxLag?: number; checkInterval?: number } = {}): Promise<{ target: ConformanceTarget; http: HttpClient }> {
+    async function serve(
+      policy: { maxLag?: number; checkInterval?: number } = {},
+    ): Promise<{ target: ConformanceTarget; http: HttpClient }> {
       const target = await startConformanceTarget({
         url: url(topology.env.PG_PRIMARY_URL!),
         // A stopped replica's pool warns on every refused connection; the replica set reports it once.
-        connect: { replicas: [url(topology.env.PG_REPLICA_URL!)], replicaPolicy: policy, log: { warn: () => undefined } },
+        connect: {
+          replicas: [url(topology.env.PG_REPLICA_URL!)],
+          replicaPolicy: policy,
+          log: { warn: () => undefined },
+        },
       });
       targets.push(target);
       await target.database.replicas!.check();
-      expect(target.database.replicas!.state()[0]!.serving, JSON.stringify(target.database.replicas!.state())).to.equal(true);
+      expect(target.database.replicas!.state()[0]!.serving, JSON.stringify(target.database.replicas!.state())).to.equal(
+        true,
+      );
       return { target, http: new HttpClient(target.origin, JSONAPI) };
     }
     async function reset(): Promise<void> {
@@ -76,7 +84,10 @@ if (testedKinds().includes('postgres')) {
       await direct.close();
       // The database and its rows reach the standby by replication; connect once they have.
       for (let i = 0; ; i++) {
-        replica = connect(url(topology.env.PG_REPLICA_URL!), { pool: { min: 0, max: 2 }, log: { warn: () => undefined } });
+        replica = connect(url(topology.env.PG_REPLICA_URL!), {
+          pool: { min: 0, max: 2 },
+          log: { warn: () => undefined },
+        });
         try {
           await replica.knex.raw('select 1 from person limit 1');
           break;
@@ -125,8 +136,20 @@ if (testedKinds().includes('postgres')) {
       const created = await http.request('POST', '/api/person', { body: person('routed') });
       expect(created.status).to.equal(201);
       const id = created.body.data.id as string;
-      expect((await http.request('PATCH', `/api/person/${id}`, { body: { data: { type: 'person', id, attributes: { age: 31 } } } })).status).to.equal(200);
-      expect((await http.request('POST', '/api/article/1/relationships/tags', { body: { data: [{ type: 'tag', id: '3' }] } })).status).to.be.oneOf([200, 204]);
+      expect(
+        (
+          await http.request('PATCH', `/api/person/${id}`, {
+            body: { data: { type: 'person', id, attributes: { age: 31 } } },
+          })
+        ).status,
+      ).to.equal(200);
+      expect(
+        (
+          await http.request('POST', '/api/article/1/relationships/tags', {
+            body: { data: [{ type: 'tag', id: '3' }] },
+          })
+        ).status,
+      ).to.be.oneOf([200, 204]);
       expect((await http.request('DELETE', `/api/person/${id}`)).status).to.equal(204);
       expect(await statements(replica, name), 'statements of writes on the replica').to.equal(0);
       expect(await statements(primary, name), 'statements of writes on the primary').to.be.at.least(4);
@@ -189,7 +212,9 @@ if (testedKinds().includes('postgres')) {
       const paths = ['/api/person', '/api/person/2', '/api/article?include=author', '/api/person/1/articles'];
       const clients = Array.from({ length: 16 }, async (_, c) => {
         for (let n = 0; running; n++) {
-          const res = await http.request('GET', paths[(n + c) % paths.length]!, { timeout: 10_000 }).catch(() => ({ status: 0 }));
+          const res = await http
+            .request('GET', paths[(n + c) % paths.length]!, { timeout: 10_000 })
+            .catch(() => ({ status: 0 }));
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         }
       });
@@ -212,7 +237,9 @@ if (testedKinds().includes('postgres')) {
           }
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
-        console.log(`      replica back in rotation ${recovered === undefined ? 'never' : `${Math.round(recovered)} ms`} after it returned`);
+        console.log(
+          `      replica back in rotation ${recovered === undefined ? 'never' : `${Math.round(recovered)} ms`} after it returned`,
+        );
         expect(recovered, 'recovery time').to.be.a('number').below(2000);
         await new Promise((resolve) => setTimeout(resolve, 300));
       } finally {

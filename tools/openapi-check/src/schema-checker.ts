@@ -17,7 +17,9 @@ export function schemaChecker(document: object): SchemaChecker {
     let check = compiled.get(schema);
     if (!check) {
       // The references point into the document, which Ajv knows as "doc".
-      check = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as object);
+      check = ajv.compile(
+        JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as object,
+      );
       compiled.set(schema, check);
     }
     return check(value) ? undefined : JSON.stringify(check.errors?.slice(0, 3));

@@ -30,7 +30,11 @@ export interface ConstraintRow {
 }
 
 /** Groups the rows of the three catalogue reads by table, into the neutral description. */
-export function assembleTables(tables: readonly TableRow[], columns: readonly ColumnRow[], constraints: readonly ConstraintRow[]): CatalogueTable[] {
+export function assembleTables(
+  tables: readonly TableRow[],
+  columns: readonly ColumnRow[],
+  constraints: readonly ConstraintRow[],
+): CatalogueTable[] {
   return [...tables]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((t) => {

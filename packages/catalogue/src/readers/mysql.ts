@@ -50,12 +50,16 @@ const KINDS = { 'PRIMARY KEY': 'primary', UNIQUE: 'unique', 'FOREIGN KEY': 'fore
 
 /** Folds the per-column rows of each constraint into one row; foreign keys to another database are dropped. */
 function constraints(rows: readonly KeyColumnRow[], database: string): ConstraintRow[] {
-  const byName = new Map<string, { table: string; kind: ConstraintRow['kind']; columns: string[]; target: string | null; references: string[] }>();
+  const byName = new Map<
+    string,
+    { table: string; kind: ConstraintRow['kind']; columns: string[]; target: string | null; references: string[] }
+  >();
   for (const r of rows) {
     if (r.type === 'FOREIGN KEY' && r.target_schema !== database) continue;
     const id = `${r.table}\u0000${r.name}`;
     let c = byName.get(id);
-    if (!c) byName.set(id, (c = { table: r.table, kind: KINDS[r.type], columns: [], target: r.target, references: [] }));
+    if (!c)
+      byName.set(id, (c = { table: r.table, kind: KINDS[r.type], columns: [], target: r.target, references: [] }));
     c.columns.push(r.column);
     if (r.reference !== null) c.references.push(r.reference);
   }

@@ -37,7 +37,10 @@ const COLUMNS = `
   order by c.relname, a.attnum`;
 
 /** Column names of attribute numbers, in their order, as JSON (node-postgres parses it). */
-const names = (relation: string, numbers: string) => `(select json_agg(a.attname order by k.i) from unnest(${numbers}) with ordinality k(n, i)
+const names = (
+  relation: string,
+  numbers: string,
+) => `(select json_agg(a.attname order by k.i) from unnest(${numbers}) with ordinality k(n, i)
     join pg_catalog.pg_attribute a on a.attrelid = ${relation} and a.attnum = k.n)`;
 
 /**

@@ -4,7 +4,8 @@ import { assembleTables, type ColumnRow, type ConstraintRow, type TableRow } fro
 import { sqliteType } from './sqlite-types.js';
 
 /** better-sqlite3 answers the rows themselves. */
-const rows = async <T>(knex: Knex, sql: string, bindings: readonly string[] = []): Promise<T[]> => (await knex.raw(sql, bindings)) as T[];
+const rows = async <T>(knex: Knex, sql: string, bindings: readonly string[] = []): Promise<T[]> =>
+  (await knex.raw(sql, bindings)) as T[];
 
 interface XInfo {
   readonly name: string;
@@ -45,8 +46,13 @@ export const sqliteCatalogue: CatalogueReader = {
     const primaryKeys = new Map<string, string[]>();
     const foreign: { table: string; keys: ForeignKeyRow[] }[] = [];
     for (const t of found) {
-      const info = (await rows<XInfo>(knex, 'select * from pragma_table_xinfo(?)', [t.name])).filter((c) => c.hidden !== 1);
-      const pk = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+      const info = (await rows<XInfo>(knex, 'select * from pragma_table_xinfo(?)', [t.name])).filter(
+        (c) => c.hidden !== 1,
+      );
+      const pk = info
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => c.name);
       // INTEGER PRIMARY KEY is the rowid, numbered on insert, except in a WITHOUT ROWID table.
       const rowid = pk.length === 1 && t.type === 'table' && !/without\s+rowid/i.test(t.sql ?? '') ? pk[0] : undefined;
       for (const c of info) {
@@ -68,11 +74,19 @@ export const sqliteCatalogue: CatalogueReader = {
       if (t.type === 'view') continue;
       for (const index of await rows<IndexRow>(knex, 'select * from pragma_index_list(?)', [t.name])) {
         if (!index.unique || index.origin === 'pk' || index.partial) continue;
-        const parts = await rows<{ name: string | null }>(knex, 'select name from pragma_index_info(?) order by seqno', [index.name]);
+        const parts = await rows<{ name: string | null }>(
+          knex,
+          'select name from pragma_index_info(?) order by seqno',
+          [index.name],
+        );
         // An index over an expression names no column.
-        if (parts.every((p) => p.name !== null)) constraints.push({ table: t.name, kind: 'unique', columns: parts.map((p) => p.name!) });
+        if (parts.every((p) => p.name !== null))
+          constraints.push({ table: t.name, kind: 'unique', columns: parts.map((p) => p.name!) });
       }
-      foreign.push({ table: t.name, keys: await rows<ForeignKeyRow>(knex, 'select * from pragma_foreign_key_list(?) order by id, seq', [t.name]) });
+      foreign.push({
+        table: t.name,
+        keys: await rows<ForeignKeyRow>(knex, 'select * from pragma_foreign_key_list(?) order by id, seq', [t.name]),
+      });
     }
     for (const { table, keys } of foreign) {
       const byId = new Map<number, ForeignKeyRow[]>();
@@ -80,7 +94,9 @@ export const sqliteCatalogue: CatalogueReader = {
       // SQLite lists its foreign keys last to first; the declaration order is the one to keep.
       for (const parts of [...byId.entries()].sort((a, b) => b[0] - a[0]).map(([, p]) => p)) {
         const target = parts[0]!.table;
-        const references = parts.every((p) => p.to !== null) ? parts.map((p) => p.to!) : (primaryKeys.get(target) ?? []);
+        const references = parts.every((p) => p.to !== null)
+          ? parts.map((p) => p.to!)
+          : (primaryKeys.get(target) ?? []);
         constraints.push({ table, kind: 'foreign', columns: parts.map((p) => p.from), target, references });
       }
     }

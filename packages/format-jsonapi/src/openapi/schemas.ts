@@ -8,7 +8,10 @@ import { attributeNames } from '../resource-object.js';
 const name = (...parts: string[]) => componentName('jsonapi', ...parts);
 // No `uri` format: JSON:API links keep the brackets of page[number] unencoded, which RFC 3986 does not allow.
 const url: JsonSchema = { type: 'string', description: 'An absolute URL.' };
-const nullableUrl: JsonSchema = { type: ['string', 'null'], description: 'An absolute URL, or null when there is no such page.' };
+const nullableUrl: JsonSchema = {
+  type: ['string', 'null'],
+  description: 'An absolute URL, or null when there is no such page.',
+};
 
 /** The stored attributes of a collection: the resource object's attributes that are columns. */
 function attributeColumns(collection: CollectionSchema) {
@@ -66,7 +69,8 @@ export function resource(ctx: DescriptionContext, collection: CollectionSchema):
   return ctx.schema(name(collection.name, 'resource'), () => {
     const attributes: Record<string, JsonSchema> = {};
     for (const c of attributeColumns(collection)) attributes[c.name] = columnSchema(c);
-    for (const v of collection.virtualAttributes.keys()) attributes[v] = { readOnly: true, description: 'Computed by the server.' };
+    for (const v of collection.virtualAttributes.keys())
+      attributes[v] = { readOnly: true, description: 'Computed by the server.' };
     const relationships: Record<string, JsonSchema> = {};
     for (const rel of collection.relationships.values()) {
       relationships[rel.name] = {
@@ -90,7 +94,13 @@ function anyResource(ctx: DescriptionContext): JsonSchema {
   return ctx.schema(name('resource'), () => ({
     type: 'object',
     required: ['type', 'id'],
-    properties: { type: { type: 'string' }, id: { type: 'string' }, attributes: { type: 'object' }, relationships: { type: 'object' }, links: { type: 'object' } },
+    properties: {
+      type: { type: 'string' },
+      id: { type: 'string' },
+      attributes: { type: 'object' },
+      relationships: { type: 'object' },
+      links: { type: 'object' },
+    },
   }));
 }
 
@@ -126,7 +136,10 @@ export function collectionDocument(ctx: DescriptionContext, collection: Collecti
           type: 'object',
           properties: { self: url, first: url, last: nullableUrl, prev: nullableUrl, next: nullableUrl },
         },
-        meta: { type: 'object', properties: { total: { type: 'integer', description: 'Resources matching the request, over all pages.' } } },
+        meta: {
+          type: 'object',
+          properties: { total: { type: 'integer', description: 'Resources matching the request, over all pages.' } },
+        },
         included: { type: 'array', items: anyResource(ctx) },
       },
     };
@@ -134,7 +147,11 @@ export function collectionDocument(ctx: DescriptionContext, collection: Collecti
 }
 
 /** The body of POST (create) or PATCH (update) of a resource. */
-export function writeDocument(ctx: DescriptionContext, collection: CollectionSchema, mode: 'create' | 'update'): JsonSchema {
+export function writeDocument(
+  ctx: DescriptionContext,
+  collection: CollectionSchema,
+  mode: 'create' | 'update',
+): JsonSchema {
   return ctx.schema(name(collection.name, mode), () => {
     const attributes: Record<string, JsonSchema> = {};
     const required: string[] = [];
@@ -153,7 +170,12 @@ export function writeDocument(ctx: DescriptionContext, collection: CollectionSch
       properties: {
         type: { const: collection.name },
         ...(mode === 'update' || collection.allowClientGeneratedIds ? { id: { type: 'string' } } : {}),
-        attributes: { type: 'object', properties: attributes, ...(required.length ? { required } : {}), additionalProperties: false },
+        attributes: {
+          type: 'object',
+          properties: attributes,
+          ...(required.length ? { required } : {}),
+          additionalProperties: false,
+        },
         relationships: { type: 'object', properties: relationships, additionalProperties: false },
       },
       additionalProperties: false,
@@ -163,7 +185,11 @@ export function writeDocument(ctx: DescriptionContext, collection: CollectionSch
 }
 
 /** The document of a relationship endpoint: linkage, in requests and responses alike. */
-export function linkageDocument(ctx: DescriptionContext, collection: CollectionSchema, rel: RelationshipSchema): JsonSchema {
+export function linkageDocument(
+  ctx: DescriptionContext,
+  collection: CollectionSchema,
+  rel: RelationshipSchema,
+): JsonSchema {
   return ctx.schema(name(collection.name, rel.name, 'linkage'), () => ({
     type: 'object',
     required: ['data'],
@@ -172,7 +198,11 @@ export function linkageDocument(ctx: DescriptionContext, collection: CollectionS
 }
 
 /** The answer to a GET of a relationship: its linkage, and the resources `include` asked for. */
-export function linkageReadDocument(ctx: DescriptionContext, collection: CollectionSchema, rel: RelationshipSchema): JsonSchema {
+export function linkageReadDocument(
+  ctx: DescriptionContext,
+  collection: CollectionSchema,
+  rel: RelationshipSchema,
+): JsonSchema {
   return ctx.schema(name(collection.name, rel.name, 'linkage-document'), () => ({
     type: 'object',
     required: ['data'],
@@ -190,7 +220,11 @@ export function valuesDocument(ctx: DescriptionContext): JsonSchema {
     type: 'object',
     required: ['data'],
     properties: {
-      data: { type: 'array', description: 'One result per function object, in the order of the request.', items: { type: ['number', 'string', 'null'] } },
+      data: {
+        type: 'array',
+        description: 'One result per function object, in the order of the request.',
+        items: { type: ['number', 'string', 'null'] },
+      },
     },
   }));
 }

@@ -14,9 +14,13 @@ import type { DescriptionContext, OpenApiDescription, OpenApiObject, RouteEntry 
 import { JSON_MEDIA_TYPE as MEDIA } from '../media-type.js';
 import * as s from './schemas.js';
 
-const callback = callbackParameter('The argument is {meta, data}: meta holds status and each response header as a member (Link parsed into [{url, rel, …}]), data the JSON body.');
+const callback = callbackParameter(
+  'The argument is {meta, data}: meta holds status and each response header as a member (Link parsed into [{url, rel, …}]), data the JSON body.',
+);
 
-const LINK = { Link: { description: 'RFC 8288 links to the first, last, previous and next pages.', schema: { type: 'string' } } };
+const LINK = {
+  Link: { description: 'RFC 8288 links to the first, last, previous and next pages.', schema: { type: 'string' } },
+};
 
 function pageParameters(ctx: DescriptionContext): OpenApiObject[] {
   return [
@@ -29,21 +33,45 @@ function pageParameters(ctx: DescriptionContext): OpenApiObject[] {
   ];
 }
 
-const errors = (ctx: DescriptionContext): OpenApiObject => ({ '4XX': jsonResponse('The request was refused; message says why.', MEDIA, s.errorObject(ctx)) });
+const errors = (ctx: DescriptionContext): OpenApiObject => ({
+  '4XX': jsonResponse('The request was refused; message says why.', MEDIA, s.errorObject(ctx)),
+});
 const body = (schema: Record<string, unknown>): OpenApiObject => ({ required: true, content: { [MEDIA]: { schema } } });
 
-function operation(route: RouteEntry, method: HttpMethod, ctx: DescriptionContext, operators: OperatorSet): OpenApiObject | undefined {
+function operation(
+  route: RouteEntry,
+  method: HttpMethod,
+  ctx: DescriptionContext,
+  operators: OperatorSet,
+): OpenApiObject | undefined {
   const { collection: c, relationship: rel, target } = route;
   const op = operationBuilder(route, method, () => errors(ctx));
-  const ok = (schema: Record<string, unknown>, status = '200', description = 'OK') => ({ [status]: jsonResponse(description, MEDIA, schema) });
-  const q = (collection = c) =>
-    jsonQuery('q', 'A search object: filters, disjunction, limit, offset, order_by, group_by, single.', s.search(ctx, collection, operators), {
-      filters: [{ name: [...collection.columns.keys()][1] ?? collection.model.key, op: 'is_not_null' }],
-    });
-  const bulk = () => op(`update-many.${method.toLowerCase()}`, `Update every ${c.name} matching q (all without it)`, [q()], ok(s.modified(ctx), '201', 'Updated.'), {
-    requestBody: body(s.bulkUpdate(ctx, c, operators)),
+  const ok = (schema: Record<string, unknown>, status = '200', description = 'OK') => ({
+    [status]: jsonResponse(description, MEDIA, schema),
   });
-  const update = () => op(`update.${method.toLowerCase()}`, `Update one of ${c.name}`, [], ok(s.object(ctx, c)), { requestBody: body(s.input(ctx, c, 'update')) });
+  const q = (collection = c) =>
+    jsonQuery(
+      'q',
+      'A search object: filters, disjunction, limit, offset, order_by, group_by, single.',
+      s.search(ctx, collection, operators),
+      {
+        filters: [{ name: [...collection.columns.keys()][1] ?? collection.model.key, op: 'is_not_null' }],
+      },
+    );
+  const bulk = () =>
+    op(
+      `update-many.${method.toLowerCase()}`,
+      `Update every ${c.name} matching q (all without it)`,
+      [q()],
+      ok(s.modified(ctx), '201', 'Updated.'),
+      {
+        requestBody: body(s.bulkUpdate(ctx, c, operators)),
+      },
+    );
+  const update = () =>
+    op(`update.${method.toLowerCase()}`, `Update one of ${c.name}`, [], ok(s.object(ctx, c)), {
+      requestBody: body(s.input(ctx, c, 'update')),
+    });
   switch (`${route.kind} ${method}`) {
     case 'collection GET':
       return op('list', `Search ${c.name}`, [q(), ...pageParameters(ctx), callback], {
@@ -54,9 +82,17 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: DescriptionContex
         },
       });
     case 'collection POST':
-      return op('create', `Create one of ${c.name}`, [], {
-        '201': jsonResponse('Created.', MEDIA, s.object(ctx, c), { Location: { description: 'The URL of the new instance.', schema: { type: 'string' } } }),
-      }, { requestBody: body(s.input(ctx, c, 'create')) });
+      return op(
+        'create',
+        `Create one of ${c.name}`,
+        [],
+        {
+          '201': jsonResponse('Created.', MEDIA, s.object(ctx, c), {
+            Location: { description: 'The URL of the new instance.', schema: { type: 'string' } },
+          }),
+        },
+        { requestBody: body(s.input(ctx, c, 'create')) },
+      );
     case 'collection PATCH':
     case 'collection PUT':
       return bulk();
@@ -69,32 +105,57 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: DescriptionContex
       return op('delete', `Delete one of ${c.name}`, [], { '204': noContent });
     case 'related GET':
       // A list object, for a to-one relationship too (of none or one instance); with q.single the one object.
-      return op(`${rel!.name}.list`, `List the ${rel!.name} of one of ${c.name}`, [q(target!), ...pageParameters(ctx), callback], {
-        '200': {
-          description: 'The list object; with single true in q, the one matching object.',
-          headers: LINK,
-          content: { [MEDIA]: { schema: { anyOf: [s.list(ctx, target!), s.object(ctx, target!)] } } },
-        },
-      });
-    case 'related-item GET':
-      return op(`${rel!.name}.item`, `Fetch one of the ${rel!.name} of one of ${c.name}`, [callback], ok(s.object(ctx, target!)));
-    case 'related-item DELETE':
-      return op(`${rel!.name}.remove`, `Remove one of the ${rel!.name} from the relationship (it is not deleted)`, [], { '204': noContent });
-    case 'evaluate GET':
-      return op('evaluate', `Evaluate SQL functions over ${c.name}`, [
+      return op(
+        `${rel!.name}.list`,
+        `List the ${rel!.name} of one of ${c.name}`,
+        [q(target!), ...pageParameters(ctx), callback],
         {
-          // Without q, or with an empty one, the server answers 400; q={} (no functions) answers {}.
-          ...jsonQuery('q', 'An object {functions: [{name, field}, …]} and, optionally, filters. Required; {} asks for no functions and answers {}.', {
-            type: 'object',
-            properties: {
-              functions: { type: 'array', items: functionSchema(c, Object.keys(AGGREGATE_FUNCTIONS)) },
-              filters: { type: 'array', items: filterSchema(c, ctx, { prefix: 'legacy', operators: operators, relationSeparator: '__' }) },
-            },
-          }, { functions: [{ name: 'count', field: c.model.key }] }),
-          required: true,
+          '200': {
+            description: 'The list object; with single true in q, the one matching object.',
+            headers: LINK,
+            content: { [MEDIA]: { schema: { anyOf: [s.list(ctx, target!), s.object(ctx, target!)] } } },
+          },
         },
-        callback,
-      ], ok(s.functionResults(ctx)));
+      );
+    case 'related-item GET':
+      return op(
+        `${rel!.name}.item`,
+        `Fetch one of the ${rel!.name} of one of ${c.name}`,
+        [callback],
+        ok(s.object(ctx, target!)),
+      );
+    case 'related-item DELETE':
+      return op(`${rel!.name}.remove`, `Remove one of the ${rel!.name} from the relationship (it is not deleted)`, [], {
+        '204': noContent,
+      });
+    case 'evaluate GET':
+      return op(
+        'evaluate',
+        `Evaluate SQL functions over ${c.name}`,
+        [
+          {
+            // Without q, or with an empty one, the server answers 400; q={} (no functions) answers {}.
+            ...jsonQuery(
+              'q',
+              'An object {functions: [{name, field}, …]} and, optionally, filters. Required; {} asks for no functions and answers {}.',
+              {
+                type: 'object',
+                properties: {
+                  functions: { type: 'array', items: functionSchema(c, Object.keys(AGGREGATE_FUNCTIONS)) },
+                  filters: {
+                    type: 'array',
+                    items: filterSchema(c, ctx, { prefix: 'legacy', operators: operators, relationSeparator: '__' }),
+                  },
+                },
+              },
+              { functions: [{ name: 'count', field: c.model.key }] },
+            ),
+            required: true,
+          },
+          callback,
+        ],
+        ok(s.functionResults(ctx)),
+      );
     default:
       return undefined;
   }

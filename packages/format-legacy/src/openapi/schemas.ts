@@ -8,7 +8,11 @@ import type { DescriptionContext, JsonSchema } from '@colapi/wire-format';
 const name = (...parts: string[]) => componentName('legacy', ...parts);
 
 export function errorObject(ctx: DescriptionContext): JsonSchema {
-  return ctx.schema(name('error'), () => ({ type: 'object', required: ['message'], properties: { message: { type: 'string' } } }));
+  return ctx.schema(name('error'), () => ({
+    type: 'object',
+    required: ['message'],
+    properties: { message: { type: 'string' } },
+  }));
 }
 
 /** The field values of a collection (columns and virtual attributes), as a related instance shows them. */
@@ -16,7 +20,8 @@ export function fields(ctx: DescriptionContext, collection: CollectionSchema): J
   return ctx.schema(name(collection.name, 'fields'), () => {
     const properties: Record<string, JsonSchema> = {};
     for (const c of collection.columns.values()) properties[c.name] = columnSchema(c);
-    for (const v of collection.virtualAttributes.keys()) properties[v] = { readOnly: true, description: 'Computed by the server.' };
+    for (const v of collection.virtualAttributes.keys())
+      properties[v] = { readOnly: true, description: 'Computed by the server.' };
     return { type: 'object', required: [collection.model.key], properties };
   });
 }
@@ -27,7 +32,8 @@ export function object(ctx: DescriptionContext, collection: CollectionSchema): J
     const related: Record<string, JsonSchema> = {};
     for (const rel of collection.relationships.values()) {
       const nested = fields(ctx, ctx.registry.target(rel));
-      related[rel.name] = rel.cardinality === 'one' ? { anyOf: [nested, { type: 'null' }] } : { type: 'array', items: nested };
+      related[rel.name] =
+        rel.cardinality === 'one' ? { anyOf: [nested, { type: 'null' }] } : { type: 'array', items: nested };
     }
     return { allOf: [fields(ctx, collection), { type: 'object', properties: related }] };
   });
@@ -53,16 +59,34 @@ export function search(ctx: DescriptionContext, collection: CollectionSchema, op
     return {
       type: 'object',
       properties: {
-        filters: { type: 'array', items: filterSchema(collection, ctx, { prefix: 'legacy', operators, relationSeparator: '__' }) },
-        disjunction: { type: 'boolean', default: false, description: 'True: any filter suffices; false: all must match.' },
+        filters: {
+          type: 'array',
+          items: filterSchema(collection, ctx, { prefix: 'legacy', operators, relationSeparator: '__' }),
+        },
+        disjunction: {
+          type: 'boolean',
+          default: false,
+          description: 'True: any filter suffices; false: all must match.',
+        },
         limit: { type: 'integer', minimum: 1 },
         offset: { type: 'integer', minimum: 0 },
         order_by: {
           type: 'array',
-          items: { type: 'object', required: ['field'], properties: { field, direction: { enum: ['asc', 'desc'] } }, additionalProperties: false },
+          items: {
+            type: 'object',
+            required: ['field'],
+            properties: { field, direction: { enum: ['asc', 'desc'] } },
+            additionalProperties: false,
+          },
         },
-        group_by: { type: 'array', items: { type: 'object', required: ['field'], properties: { field }, additionalProperties: false } },
-        single: { type: 'boolean', description: 'True: exactly one result is expected, and the response is that object.' },
+        group_by: {
+          type: 'array',
+          items: { type: 'object', required: ['field'], properties: { field }, additionalProperties: false },
+        },
+        single: {
+          type: 'boolean',
+          description: 'True: exactly one result is expected, and the response is that object.',
+        },
       },
       additionalProperties: false,
     };
@@ -74,16 +98,25 @@ const keyValue: JsonSchema = { type: ['integer', 'string'] };
 
 /** What a client may not give together: a foreign key column and the relationship that sets it. */
 function foreignKeyOrRelationship(collection: CollectionSchema): JsonSchema {
-  const pairs = [...collection.relationships.values()].filter((r) => r.join.kind === 'belongs-to').map((r) => [r.join.ownColumn, r.name]);
+  const pairs = [...collection.relationships.values()]
+    .filter((r) => r.join.kind === 'belongs-to')
+    .map((r) => [r.join.ownColumn, r.name]);
   const both = (pair: string[]) => ({ properties: Object.fromEntries(pair.map((k) => [k, true])), required: pair });
-  return pairs.length ? { allOf: pairs.map((pair) => ({ not: both(pair), description: `${pair[0]} or ${pair[1]}, not both.` })) } : {};
+  return pairs.length
+    ? { allOf: pairs.map((pair) => ({ not: both(pair), description: `${pair[0]} or ${pair[1]}, not both.` })) }
+    : {};
 }
 
 /**
  * The field values of a body: every exposed column but the key (required ones listed when `required`,
  * less the column the relationship itself fills), and the relationships, described by `relationships`.
  */
-function writeFields(collection: CollectionSchema, required: boolean, relationships: Record<string, JsonSchema>, filled?: string): JsonSchema {
+function writeFields(
+  collection: CollectionSchema,
+  required: boolean,
+  relationships: Record<string, JsonSchema>,
+  filled?: string,
+): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const needed: string[] = [];
   for (const c of collection.columns.values()) {
@@ -102,7 +135,9 @@ function writeFields(collection: CollectionSchema, required: boolean, relationsh
 
 /** The relationships of a nested instance, described loosely: they take what its own body takes. */
 function nestedRelationships(collection: CollectionSchema): Record<string, JsonSchema> {
-  return Object.fromEntries([...collection.relationships.keys()].map((r) => [r, { description: `As in a body of ${collection.name}.` }]));
+  return Object.fromEntries(
+    [...collection.relationships.keys()].map((r) => [r, { description: `As in a body of ${collection.name}.` }]),
+  );
 }
 
 /** An existing instance named by its key, optionally with new field values. */
@@ -110,7 +145,12 @@ function existing(ctx: DescriptionContext, target: CollectionSchema): JsonSchema
   return ctx.schema(name(target.name, 'existing'), () => {
     const fields = writeFields(target, false, nestedRelationships(target));
     const key = target.model.key;
-    return { ...fields, required: [key], properties: { [key]: keyValue, ...(fields.properties as object) }, description: `An existing ${target.name}, by its ${key}, optionally with new field values.` };
+    return {
+      ...fields,
+      required: [key],
+      properties: { [key]: keyValue, ...(fields.properties as object) },
+      description: `An existing ${target.name}, by its ${key}, optionally with new field values.`,
+    };
   });
 }
 
@@ -119,7 +159,12 @@ function relatedInput(ctx: DescriptionContext, collection: CollectionSchema, rel
   const target = ctx.registry.target(rel);
   return ctx.schema(name(collection.name, rel.name, 'related-input'), () => {
     const filled = rel.join.kind === 'has' ? rel.join.targetColumn : undefined;
-    return { anyOf: [existing(ctx, target), { ...writeFields(target, true, nestedRelationships(target), filled), description: `A new ${target.name}.` }] };
+    return {
+      anyOf: [
+        existing(ctx, target),
+        { ...writeFields(target, true, nestedRelationships(target), filled), description: `A new ${target.name}.` },
+      ],
+    };
   });
 }
 
@@ -129,15 +174,24 @@ function removal(target: CollectionSchema, toMany: boolean): JsonSchema {
   return {
     type: 'object',
     required: [key],
-    properties: { [key]: keyValue, ...(toMany ? { __delete__: { type: 'boolean', description: 'Delete it as well.' } } : {}) },
+    properties: {
+      [key]: keyValue,
+      ...(toMany ? { __delete__: { type: 'boolean', description: 'Delete it as well.' } } : {}),
+    },
     additionalProperties: false,
   };
 }
 
-const oneOrListOfOne = (one: JsonSchema): JsonSchema => ({ anyOf: [one, { type: 'array', items: one, minItems: 1, maxItems: 1 }] });
+const oneOrListOfOne = (one: JsonSchema): JsonSchema => ({
+  anyOf: [one, { type: 'array', items: one, minItems: 1, maxItems: 1 }],
+});
 
 /** `{"add": …}` or `{"remove": …}`: exactly one of the two. */
-function relationshipOperation(ctx: DescriptionContext, collection: CollectionSchema, rel: RelationshipSchema): JsonSchema {
+function relationshipOperation(
+  ctx: DescriptionContext,
+  collection: CollectionSchema,
+  rel: RelationshipSchema,
+): JsonSchema {
   const target = ctx.registry.target(rel);
   const one = relatedInput(ctx, collection, rel);
   const toMany = rel.cardinality === 'many';
@@ -150,7 +204,9 @@ function relationshipOperation(ctx: DescriptionContext, collection: CollectionSc
     minProperties: 1,
     maxProperties: 1,
     additionalProperties: false,
-    description: toMany ? 'Add these, or remove these.' : 'Set it, or unlink the one named (it must be the related one).',
+    description: toMany
+      ? 'Add these, or remove these.'
+      : 'Set it, or unlink the one named (it must be the related one).',
   };
 }
 
@@ -160,8 +216,10 @@ export function input(ctx: DescriptionContext, collection: CollectionSchema, mod
     const relationships: Record<string, JsonSchema> = {};
     for (const rel of collection.relationships.values()) {
       const one = relatedInput(ctx, collection, rel);
-      const value: JsonSchema = rel.cardinality === 'one' ? { anyOf: [one, { type: 'null' }] } : { type: 'array', items: one };
-      relationships[rel.name] = mode === 'create' ? value : { anyOf: [value, relationshipOperation(ctx, collection, rel)] };
+      const value: JsonSchema =
+        rel.cardinality === 'one' ? { anyOf: [one, { type: 'null' }] } : { type: 'array', items: one };
+      relationships[rel.name] =
+        mode === 'create' ? value : { anyOf: [value, relationshipOperation(ctx, collection, rel)] };
     }
     const fields = writeFields(collection, mode === 'create', relationships);
     const key = collection.model.key;
@@ -170,7 +228,8 @@ export function input(ctx: DescriptionContext, collection: CollectionSchema, mod
         ? { ...keyValue, description: 'The id in the URL, if given at all: the id cannot change.' }
         : { ...keyValue, description: 'A client-generated id.' };
     // A create takes an id where the collection accepts client ids or does not generate them; an update only its own.
-    const keyAllowed = mode === 'update' || collection.allowClientGeneratedIds || !collection.model.columns.get(key)?.generated;
+    const keyAllowed =
+      mode === 'update' || collection.allowClientGeneratedIds || !collection.model.columns.get(key)?.generated;
     return keyAllowed ? { ...fields, properties: { [key]: keyDescription, ...(fields.properties as object) } } : fields;
   });
 }
@@ -187,7 +246,10 @@ export function bulkUpdate(ctx: DescriptionContext, collection: CollectionSchema
           type: 'object',
           description: 'The instances to update; all of them without it.',
           properties: {
-            filters: { type: 'array', items: filterSchema(collection, ctx, { prefix: 'legacy', operators, relationSeparator: '__' }) },
+            filters: {
+              type: 'array',
+              items: filterSchema(collection, ctx, { prefix: 'legacy', operators, relationSeparator: '__' }),
+            },
             disjunction: { type: 'boolean' },
           },
           additionalProperties: false,
@@ -198,7 +260,11 @@ export function bulkUpdate(ctx: DescriptionContext, collection: CollectionSchema
 }
 
 export function modified(ctx: DescriptionContext): JsonSchema {
-  return ctx.schema(name('num-modified'), () => ({ type: 'object', required: ['num_modified'], properties: { num_modified: { type: 'integer' } } }));
+  return ctx.schema(name('num-modified'), () => ({
+    type: 'object',
+    required: ['num_modified'],
+    properties: { num_modified: { type: 'integer' } },
+  }));
 }
 
 export function functionResults(ctx: DescriptionContext): JsonSchema {

@@ -1,6 +1,16 @@
 import type { CollectionSchema, Registry } from '@colapi/schema';
 import { ApiError, emptyReadQuery, type Operation, type OperationResult, type RelatedScope } from '@colapi/query-ast';
-import { errorKind, NO_RELATIONS, runList, runStatement, type Database, type Relations, type Scope, type SqlCompiler, type Statement } from '@colapi/sql-compiler';
+import {
+  errorKind,
+  NO_RELATIONS,
+  runList,
+  runStatement,
+  type Database,
+  type Relations,
+  type Scope,
+  type SqlCompiler,
+  type Statement,
+} from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { isPoolTimeout } from '../database-errors.js';
 import { keyValue } from './keys.js';
@@ -73,7 +83,12 @@ export class Executor {
    * Runs `work` inside the one transaction of a write request (on the pool for a read), so that what runs
    * around the operation — its hooks — commits or rolls back with it: an after hook that throws undoes the write.
    */
-  inTransactionOf<T>(operation: Operation, work: (db: Knex) => Promise<T>, hooked = true, fromPrimary = false): Promise<T> {
+  inTransactionOf<T>(
+    operation: Operation,
+    work: (db: Knex) => Promise<T>,
+    hooked = true,
+    fromPrimary = false,
+  ): Promise<T> {
     if (!WRITES.has(operation.kind)) return this.read(work, fromPrimary);
     const needed = hooked || !this.singleStatement(operation);
     return needed ? inTransaction(this.knex, this.compiler.dialect, work, this.retryBudget) : work(this.knex);
@@ -108,7 +123,11 @@ export class Executor {
    * INSERT answers the whole row; elsewhere (MySQL) the row is read back by its new key.
    */
   singleStatement(operation: Operation): operation is Op<'create'> {
-    return operation.kind === 'create' && operation.id === undefined && Object.keys(operation.write.relationships).length === 0;
+    return (
+      operation.kind === 'create' &&
+      operation.id === undefined &&
+      Object.keys(operation.write.relationships).length === 0
+    );
   }
 
   private exec<T>(db: Knex, statement: Statement<T>): Promise<T> {
@@ -137,13 +156,22 @@ export class Executor {
 
   async evaluate(db: Knex, op: Op<'evaluate'>): Promise<OperationResult> {
     if (op.functions.length === 0) return { kind: 'values', values: [] };
-    return { kind: 'values', values: await this.exec(db, this.compiler.aggregate(op.collection.model, op.functions, op.filter)) };
+    return {
+      kind: 'values',
+      values: await this.exec(db, this.compiler.aggregate(op.collection.model, op.functions, op.filter)),
+    };
   }
 
   /** The resource as the request shows it, read back after a write. */
   private async shown(trx: Knex, collection: CollectionSchema, id: string, query: Op<'create' | 'update'>['query']) {
     const relations = this.graph.relations(collection, query);
-    const [resource] = await this.graph.load(trx, collection, await this.row(trx, collection, id, relations), relations, query);
+    const [resource] = await this.graph.load(
+      trx,
+      collection,
+      await this.row(trx, collection, id, relations),
+      relations,
+      query,
+    );
     return resource!;
   }
 
@@ -162,7 +190,8 @@ export class Executor {
     const model = op.collection.model;
     const keys = await this.exec(trx, this.compiler.keys(model, op.filter));
     for (let i = 0; i < keys.length; i += 500) {
-      if (Object.keys(op.values).length) await this.exec(trx, this.compiler.update(model, keys.slice(i, i + 500), op.values));
+      if (Object.keys(op.values).length)
+        await this.exec(trx, this.compiler.update(model, keys.slice(i, i + 500), op.values));
     }
     return { kind: 'count', count: keys.length };
   }
@@ -179,7 +208,11 @@ export class Executor {
     const query = { fields: {}, include: [] };
     const fresh = await this.row(trx, collection, op.id, this.graph.relationshipRelations(collection, relation, query));
     const owner = await this.graph.relationship(trx, collection, fresh, relation, query);
-    return { kind: 'linkage', target: this.registry.target(collection.relationships.get(relation)!), linkage: owner.linkage.get(relation)! };
+    return {
+      kind: 'linkage',
+      target: this.registry.target(collection.relationships.get(relation)!),
+      linkage: owner.linkage.get(relation)!,
+    };
   }
 
   /** A route's scope in the compiler's terms; an owner id that cannot be a key names nothing: 404 at once. */
@@ -192,8 +225,19 @@ export class Executor {
   }
 
   /** One row by its id, or 404, with the linkage the compiler carries of `relations`. */
-  async row(db: Knex, collection: CollectionSchema, id: string, relations: Relations = NO_RELATIONS, scope?: Scope): Promise<Read> {
-    const statement = this.compiler.row(collection.model, keyValue(collection.model, id, collection.name), relations, scope);
+  async row(
+    db: Knex,
+    collection: CollectionSchema,
+    id: string,
+    relations: Relations = NO_RELATIONS,
+    scope?: Scope,
+  ): Promise<Read> {
+    const statement = this.compiler.row(
+      collection.model,
+      keyValue(collection.model, id, collection.name),
+      relations,
+      scope,
+    );
     const row = await this.exec(db, statement);
     if (!row) {
       const owner = scope?.related.owner.model;
@@ -206,15 +250,24 @@ export class Executor {
   async list(db: Knex, op: Op<'list'>): Promise<OperationResult> {
     const { collection, query } = op;
     const relations = this.graph.relations(collection, query);
-    const plan = this.compiler.list({ collection, query, relations, ...(op.scope ? { scope: this.scope(op.scope) } : {}) });
+    const plan = this.compiler.list({
+      collection,
+      query,
+      relations,
+      ...(op.scope ? { scope: this.scope(op.scope) } : {}),
+    });
     const answer = await runList(db, this.compiler.dialect, plan);
     if (answer.ownerExists === false) throw this.ownerMissing(op.scope!);
     const { rows } = answer;
     if (query.single && rows.length !== 1) {
-      throw rows.length === 0 ? ApiError.noResult('no resource matches the filter') : ApiError.multipleResults('more than one resource matches the filter');
+      throw rows.length === 0
+        ? ApiError.noResult('no resource matches the filter')
+        : ApiError.multipleResults('more than one resource matches the filter');
     }
     const resources = await this.graph.load(db, collection, { rows, carried: plan.carried }, relations, query);
-    return query.single ? { kind: 'collection', resources, paging: query.paging } : { kind: 'collection', resources, total: answer.total, paging: query.paging };
+    return query.single
+      ? { kind: 'collection', resources, paging: query.paging }
+      : { kind: 'collection', resources, total: answer.total, paging: query.paging };
   }
 
   async fetch(db: Knex, op: Op<'fetch'>): Promise<OperationResult> {
@@ -233,7 +286,13 @@ export class Executor {
     const plan = this.compiler.list({ collection, query, relations, scope: this.scope(op.scope), total: 'none' });
     const answer = await runList(db, this.compiler.dialect, plan);
     if (answer.ownerExists === false) throw this.ownerMissing(op.scope);
-    const resources = await this.graph.load(db, collection, { rows: answer.rows, carried: plan.carried }, relations, op.query);
+    const resources = await this.graph.load(
+      db,
+      collection,
+      { rows: answer.rows, carried: plan.carried },
+      relations,
+      op.query,
+    );
     return { kind: 'resource', resource: resources[0] ?? null };
   }
 

@@ -1,6 +1,12 @@
 import type { CollectionSchema, Registry, RelationshipSchema } from '@colapi/schema';
 import type { Linkage, ReadQuery, ResourceNode } from '@colapi/query-ast';
-import { runStatement, type Relations, type RelatedRow, type ResourceRow, type SqlCompiler } from '@colapi/sql-compiler';
+import {
+  runStatement,
+  type Relations,
+  type RelatedRow,
+  type ResourceRow,
+  type SqlCompiler,
+} from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 
 interface MutableNode extends ResourceNode {
@@ -65,18 +71,32 @@ export class ResourceGraph {
   private relationsOf(collection: CollectionSchema, fields: ReadQuery['fields'], tree: IncludeTree): Relations {
     const fieldset = fields[collection.name];
     const shown: RelationshipSchema[] = [];
-    for (const [name, rel] of collection.relationships) if (tree.has(name) || !fieldset || fieldset.includes(name)) shown.push(rel);
+    for (const [name, rel] of collection.relationships)
+      if (tree.has(name) || !fieldset || fieldset.includes(name)) shown.push(rel);
     return { shown, included: new Set(tree.keys()) };
   }
 
   private node(collection: CollectionSchema, row: ResourceRow): MutableNode {
     const values = row.values;
     for (const [name, v] of collection.virtualAttributes) values[name] = v.compute(values);
-    return { collection, id: String(values[collection.model.key]), row, values, linkage: new Map(), included: new Map() };
+    return {
+      collection,
+      id: String(values[collection.model.key]),
+      row,
+      values,
+      linkage: new Map(),
+      included: new Map(),
+    };
   }
 
   /** Nodes for rows read with `relations`, with the linkage they show and the resources `query` includes. */
-  async load(db: Knex, collection: CollectionSchema, read: Read, relations: Relations, query: Shape): Promise<ResourceNode[]> {
+  async load(
+    db: Knex,
+    collection: CollectionSchema,
+    read: Read,
+    relations: Relations,
+    query: Shape,
+  ): Promise<ResourceNode[]> {
     const nodes = read.rows.map((r) => this.node(collection, r));
     await this.attach(db, nodes, read.carried, relations, query.fields, includeTree(query.include));
     return nodes;
@@ -86,13 +106,32 @@ export class ResourceGraph {
    * One resource with the linkage of one relationship and the resources `query` includes from it; `row` read
    * with relationshipRelations(collection, relation, query).
    */
-  async relationship(db: Knex, collection: CollectionSchema, read: Read, relation: string, query: Shape): Promise<ResourceNode> {
-    const [node] = await this.load(db, collection, read, this.relationshipRelations(collection, relation, query), query);
+  async relationship(
+    db: Knex,
+    collection: CollectionSchema,
+    read: Read,
+    relation: string,
+    query: Shape,
+  ): Promise<ResourceNode> {
+    const [node] = await this.load(
+      db,
+      collection,
+      read,
+      this.relationshipRelations(collection, relation, query),
+      query,
+    );
     return node!;
   }
 
   /** Linkage (and, when included, the resources) of every relationship `relations` shows, for every node. */
-  private async attach(db: Knex, nodes: MutableNode[], carried: ReadonlySet<string>, relations: Relations, fields: ReadQuery['fields'], tree: IncludeTree): Promise<void> {
+  private async attach(
+    db: Knex,
+    nodes: MutableNode[],
+    carried: ReadonlySet<string>,
+    relations: Relations,
+    fields: ReadQuery['fields'],
+    tree: IncludeTree,
+  ): Promise<void> {
     if (nodes.length === 0) return;
     // Placeholders set now keep the maps in relationship order, whichever load finishes first, so documents
     // list relationships and included resources the same way.
@@ -108,7 +147,13 @@ export class ResourceGraph {
   }
 
   /** Linkage (and, when `subtree` is given, the resources) of one relationship for every node: one statement. */
-  private async attachOne(db: Knex, nodes: MutableNode[], rel: RelationshipSchema, fields: ReadQuery['fields'], subtree: IncludeTree | undefined): Promise<void> {
+  private async attachOne(
+    db: Knex,
+    nodes: MutableNode[],
+    rel: RelationshipSchema,
+    fields: ReadQuery['fields'],
+    subtree: IncludeTree | undefined,
+  ): Promise<void> {
     const target = this.registry.target(rel);
     const own = rel.join.ownColumn;
     const owners = [...new Set(nodes.map((n) => n.values[own]).filter((v) => v !== null && v !== undefined))];
@@ -122,7 +167,8 @@ export class ResourceGraph {
       list.push(row);
     }
     const relatedNodes = new Map<string, MutableNode>();
-    if (subtree) for (const row of rows) if (!relatedNodes.has(row.id)) relatedNodes.set(row.id, this.node(target, row.row!));
+    if (subtree)
+      for (const row of rows) if (!relatedNodes.has(row.id)) relatedNodes.set(row.id, this.node(target, row.row!));
     for (const node of nodes) {
       const v = node.values[own];
       const ids = (v === null || v === undefined ? [] : (byOwner.get(String(v)) ?? [])).map((r) => r.id);

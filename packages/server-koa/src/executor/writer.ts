@@ -35,14 +35,16 @@ export class Writer {
     const values: Record<string, unknown> = { ...write.values };
     if (id !== undefined) {
       const key = this.clientKey(model, id);
-      if (await this.row(trx, model, key)) throw ApiError.uniqueViolation(`${collection.name} ${id} exists already`, { pointer: '/data/id' });
+      if (await this.row(trx, model, key))
+        throw ApiError.uniqueViolation(`${collection.name} ${id} exists already`, { pointer: '/data/id' });
       values[model.key] = key;
     }
     const later: [string, RelationshipWrite][] = [];
     for (const [name, change] of Object.entries(write.relationships)) {
       const rel = model.relationships.get(name)!;
       // A foreign key on this row is part of the insert itself.
-      if (rel.join.kind === 'belongs-to' && change.mode === 'set') values[rel.join.ownColumn] = await this.targetValue(trx, rel, change.target);
+      if (rel.join.kind === 'belongs-to' && change.mode === 'set')
+        values[rel.join.ownColumn] = await this.targetValue(trx, rel, change.target);
       else later.push([name, change]);
     }
     const inserted = await this.run(trx, this.compiler.insert(model, values));
@@ -66,7 +68,8 @@ export class Writer {
     const later: [string, RelationshipWrite][] = [];
     for (const [name, change] of Object.entries(write.relationships)) {
       const rel = model.relationships.get(name)!;
-      if (rel.join.kind === 'belongs-to' && change.mode === 'set') values[rel.join.ownColumn] = await this.targetValue(trx, rel, change.target);
+      if (rel.join.kind === 'belongs-to' && change.mode === 'set')
+        values[rel.join.ownColumn] = await this.targetValue(trx, rel, change.target);
       else later.push([name, change]);
     }
     if (Object.keys(values).length) await this.run(trx, this.compiler.update(model, [key], values));
@@ -87,11 +90,14 @@ export class Writer {
       // Nothing can refer to a null join value (and `where col = null` would read as `is null`).
       if (own === null || own === undefined) continue;
       if (await this.run(trx, this.compiler.referencing(rel, own))) {
-        throw ApiError.stillReferenced(`${collection.name} ${id} cannot be deleted: its ${rel.name} still refer to it; delete or unlink them first`);
+        throw ApiError.stillReferenced(
+          `${collection.name} ${id} cannot be deleted: its ${rel.name} still refer to it; delete or unlink them first`,
+        );
       }
     }
     for (const rel of model.relationships.values()) {
-      if (rel.join.kind === 'through') await this.run(trx, this.compiler.deleteJoinRows(rel, row.values[rel.join.ownColumn], 'all'));
+      if (rel.join.kind === 'through')
+        await this.run(trx, this.compiler.deleteJoinRows(rel, row.values[rel.join.ownColumn], 'all'));
     }
     try {
       await this.run(trx, this.compiler.delete(model, [key]));
@@ -146,10 +152,17 @@ export class Writer {
    * now: the target is looked up by key, then one conditional statement changes the link, and its count of
    * changed rows says whether the target was related (404 when not).
    */
-  private async unlink(trx: Knex, collection: CollectionSchema, key: Key, rel: RelationshipSchema, id: string): Promise<void> {
+  private async unlink(
+    trx: Knex,
+    collection: CollectionSchema,
+    key: Key,
+    rel: RelationshipSchema,
+    id: string,
+  ): Promise<void> {
     const target = this.model(rel);
     const targetName = this.registry.target(rel).name;
-    const notRelated = () => ApiError.notFound(`${targetName} ${id} is not among the ${rel.name} of ${collection.name} ${String(key)}`);
+    const notRelated = () =>
+      ApiError.notFound(`${targetName} ${id} is not among the ${rel.name} of ${collection.name} ${String(key)}`);
     // Looked up by key first: a target that does not exist (or whose id no column could hold) is related to nothing.
     const found = await this.row(trx, target, keyValue(target, id, targetName));
     if (!found) throw notRelated();
@@ -157,8 +170,12 @@ export class Writer {
     const value = found.values[join.targetColumn];
     // Nothing is related through a null join value.
     const own = join.kind === 'belongs-to' ? key : await this.ownValue(trx, collection, key, join.ownColumn);
-    if (own === null || own === undefined || (join.kind !== 'has' && (value === null || value === undefined))) throw notRelated();
-    const changed = await this.run(trx, this.compiler.unlink({ model: collection.model, key, own }, rel, { key: found.values[target.key], value }));
+    if (own === null || own === undefined || (join.kind !== 'has' && (value === null || value === undefined)))
+      throw notRelated();
+    const changed = await this.run(
+      trx,
+      this.compiler.unlink({ model: collection.model, key, own }, rel, { key: found.values[target.key], value }),
+    );
     if (!changed) throw notRelated();
   }
 
@@ -169,14 +186,23 @@ export class Writer {
   }
 
   /** Applies one relationship change to the resource with `key`. */
-  async relate(trx: Knex, collection: CollectionSchema, key: Key, name: string, change: RelationshipWrite): Promise<void> {
+  async relate(
+    trx: Knex,
+    collection: CollectionSchema,
+    key: Key,
+    name: string,
+    change: RelationshipWrite,
+  ): Promise<void> {
     const model = collection.model;
     const rel = model.relationships.get(name)!;
     const join = rel.join;
     if (change.mode === 'unlink') return this.unlink(trx, collection, key, rel, change.id);
     if (join.kind === 'belongs-to') {
       if (change.mode !== 'set') throw ApiError.badRequest(`${name} is to-one: give one resource or null`);
-      await this.run(trx, this.compiler.update(model, [key], { [join.ownColumn]: await this.targetValue(trx, rel, change.target) }));
+      await this.run(
+        trx,
+        this.compiler.update(model, [key], { [join.ownColumn]: await this.targetValue(trx, rel, change.target) }),
+      );
       return;
     }
     const own = await this.ownValue(trx, collection, key, join.ownColumn);
@@ -205,7 +231,8 @@ export class Writer {
     }
     const targetCollection = this.registry.target(rel);
     for (const ref of doomed) {
-      if (ref.kind === 'existing') await this.remove(trx, targetCollection, keyValue(this.model(rel), ref.id, targetCollection.name), ref.id);
+      if (ref.kind === 'existing')
+        await this.remove(trx, targetCollection, keyValue(this.model(rel), ref.id, targetCollection.name), ref.id);
     }
   }
 }

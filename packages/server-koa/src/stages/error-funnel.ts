@@ -22,11 +22,15 @@ export function errorFunnel(options: ApiOptions): (error: unknown, route: Route)
     const misconfigured = database.dialect.misconfiguration?.(driverError(error));
     if (misconfigured) {
       // The operator's log and the client both read what to change: no request can succeed until it is.
-      options.onUnexpectedError?.(new Error(`the database is misconfigured for this server: ${misconfigured}`, { cause: error }));
+      options.onUnexpectedError?.(
+        new Error(`the database is misconfigured for this server: ${misconfigured}`, { cause: error }),
+      );
       return new ApiError(500, 'Internal Server Error', `the server is misconfigured: ${misconfigured}`);
     }
     options.onUnexpectedError?.(error);
-    const internal = options.debug ? ` (debug: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})` : '';
+    const internal = options.debug
+      ? ` (debug: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})`
+      : '';
     return new ApiError(500, 'Internal Server Error', `the server failed to answer this request${internal}`);
   };
 }

@@ -24,11 +24,19 @@ export function requestHead(ctx: Koa.Context, route: Route, links: LinkBase): Ht
     base: base.replace(/\/$/, ''),
     route,
     headers: ctx.headers as Record<string, string | undefined>,
-    hasBody: BODY_METHODS.has(ctx.method) && (Number(ctx.get('content-length') || 0) > 0 || !!ctx.get('transfer-encoding')),
+    hasBody:
+      BODY_METHODS.has(ctx.method) && (Number(ctx.get('content-length') || 0) > 0 || !!ctx.get('transfer-encoding')),
   };
 }
 
 /** The request whose URL or Host did not parse: enough for the error to keep the format's shape. */
 export function standInHead(ctx: Koa.Context, route: Route, links: LinkBase): HttpRequest {
-  return { method: ctx.method, url: new URL('http://localhost/'), base: links.prefix, route, headers: {}, hasBody: false };
+  return {
+    method: ctx.method,
+    url: new URL('http://localhost/'),
+    base: links.prefix,
+    route,
+    headers: {},
+    hasBody: false,
+  };
 }

@@ -16,7 +16,9 @@ export function resolveCollection(registry: Registry, format: WireFormat, route:
   if (route.collection === '') throw ApiError.notFound(`no resource lives at ${path}`);
   const collection = registry.collection(route.collection);
   if (!collection || (route.evaluate && !collection.allowFunctions)) {
-    throw ApiError.notFound(`there is no collection ${route.evaluate ? 'with functions ' : ''}named "${route.collection}"`);
+    throw ApiError.notFound(
+      `there is no collection ${route.evaluate ? 'with functions ' : ''}named "${route.collection}"`,
+    );
   }
   return { collection, methods: format.methodsFor(routeKind(route)).filter((m) => collection.methods.has(m)) };
 }
@@ -24,7 +26,13 @@ export function resolveCollection(registry: Registry, format: WireFormat, route:
 /** 405 with `Allow` unless `method` (HEAD counts as GET) is one of the target's methods. */
 export function checkMethod(target: Target, method: string): void {
   if (target.methods.includes((method === 'HEAD' ? 'GET' : method) as HttpMethod)) return;
-  throw new ApiError(405, 'Method Not Allowed', `${method} is not allowed on this path of ${target.collection.name}`, undefined, {
-    allow: target.methods.join(', '),
-  });
+  throw new ApiError(
+    405,
+    'Method Not Allowed',
+    `${method} is not allowed on this path of ${target.collection.name}`,
+    undefined,
+    {
+      allow: target.methods.join(', '),
+    },
+  );
 }

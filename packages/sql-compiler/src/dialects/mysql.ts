@@ -50,7 +50,8 @@ interface MysqlConnection {
  */
 function setStatementTimeout(conn: MysqlConnection, ms: number, done: (err: unknown) => void): void {
   conn.query('set session max_statement_time = ?', [ms / 1000], (err) => {
-    if ((err as { errno?: unknown } | null)?.errno === 1193) conn.query('set session max_execution_time = ?', [ms], done);
+    if ((err as { errno?: unknown } | null)?.errno === 1193)
+      conn.query('set session max_execution_time = ?', [ms], done);
     else done(err);
   });
 }
@@ -87,10 +88,13 @@ export const mysql: Dialect = {
         // Strict mode everywhere: a bad value is an error, never a silent truncation. Linkage lists are
         // group_concat results (keyList), which MySQL would cut at 1,024 bytes by default.
         afterCreate(conn: MysqlConnection, done: (err: unknown, conn: unknown) => void) {
-          conn.query("set session sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00', group_concat_max_len = 67108864", (err) => {
-            if (err || statementTimeout === undefined) done(err, conn);
-            else setStatementTimeout(conn, statementTimeout, (e) => done(e, conn));
-          });
+          conn.query(
+            "set session sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00', group_concat_max_len = 67108864",
+            (err) => {
+              if (err || statementTimeout === undefined) done(err, conn);
+              else setStatementTimeout(conn, statementTimeout, (e) => done(e, conn));
+            },
+          );
         },
       },
     };
@@ -155,7 +159,10 @@ export const mysql: Dialect = {
     // The default collations ignore case and accents. utf8mb4_bin compares exactly, character by character
     // (`like binary` would let `_` match one byte of a multi-byte character); lower() makes ilike fold case only.
     if (mode === 'ilike') return knex.raw('lower(?) like (lower(?) collate utf8mb4_bin)', [expr, pattern]);
-    return knex.raw(mode === 'like' ? '? like (? collate utf8mb4_bin)' : '? not like (? collate utf8mb4_bin)', [expr, pattern]);
+    return knex.raw(mode === 'like' ? '? like (? collate utf8mb4_bin)' : '? not like (? collate utf8mb4_bin)', [
+      expr,
+      pattern,
+    ]);
   },
   exactText(knex, expr) {
     // A binary string compares byte by byte: exact, and in code point order for UTF-8.
@@ -181,7 +188,8 @@ export const mysql: Dialect = {
     const errno = (error as { errno?: unknown })?.errno;
     if (typeof errno === 'number' && ERRORS[errno]) return ERRORS[errno];
     const code = (error as { code?: unknown })?.code;
-    if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'PROTOCOL_CONNECTION_LOST' || code === 'EPIPE') return 'unavailable';
+    if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'PROTOCOL_CONNECTION_LOST' || code === 'EPIPE')
+      return 'unavailable';
     // mysql2 marks every error that leaves the connection unusable (killed, closed under a query) as fatal.
     if ((error as { fatal?: unknown })?.fatal === true) return 'unavailable';
     return undefined;
@@ -231,7 +239,10 @@ export const mysql: Dialect = {
   },
   estimateRows(knex, table) {
     // InnoDB's own estimate (its statistics, refreshed by ANALYZE TABLE): read in microseconds, never a scan.
-    return knex.raw('select table_rows as n from information_schema.tables where table_schema = database() and table_name = ?', [table]);
+    return knex.raw(
+      'select table_rows as n from information_schema.tables where table_schema = database() and table_name = ?',
+      [table],
+    );
   },
   async replicaLag(knex) {
     // SHOW REPLICA STATUS: MariaDB 10.5.1+ and MySQL 8.0.22+. No row: the server replicates from no one.
@@ -240,7 +251,8 @@ export const mysql: Dialect = {
     if (!status) return 0;
     const seconds = status.Seconds_Behind_Master ?? status.Seconds_Behind_Source;
     // NULL: the replication threads are stopped, so how far behind it is cannot be told.
-    if (seconds === null || seconds === undefined) throw new Error('replication is stopped on this replica (Seconds_Behind_Master is NULL)');
+    if (seconds === null || seconds === undefined)
+      throw new Error('replication is stopped on this replica (Seconds_Behind_Master is NULL)');
     return Number(seconds) * 1000;
   },
 };

@@ -47,7 +47,8 @@ const AS_IS = new RegExp(
 
 /** Installs the scoping on one client; `ms` is a positive whole number of milliseconds. */
 export function scopeStatementTimeout(client: PgClient, ms: number): void {
-  if (!Number.isSafeInteger(ms) || ms <= 0) throw new Error(`statementTimeout must be a positive whole number of milliseconds, not ${ms}`);
+  if (!Number.isSafeInteger(ms) || ms <= 0)
+    throw new Error(`statementTimeout must be a positive whole number of milliseconds, not ${ms}`);
   const setting = `SET LOCAL statement_timeout = ${ms}`;
   const query = client.query.bind(client);
   // Where the driver cannot tell the server's transaction status, the texts it was sent tell it.
@@ -61,7 +62,8 @@ export function scopeStatementTimeout(client: PgClient, ms: number): void {
     // A cursor or stream (a Submittable) goes as it is: its portal spans round trips, so a pipelined client
     // refuses it with its own error (and an older, unpipelined one runs it without the timeout).
     const text = typeof config === 'string' ? config : (config as { text?: unknown; submit?: unknown } | null)?.text;
-    if (typeof text !== 'string' || typeof (config as { submit?: unknown }).submit === 'function') return query(config, ...rest);
+    if (typeof text !== 'string' || typeof (config as { submit?: unknown }).submit === 'function')
+      return query(config, ...rest);
     if (OPENS.test(text)) {
       opened = true;
       const scoped = `${text.replace(/;\s*$/, '')}; ${setting}`;
@@ -74,7 +76,13 @@ export function scopeStatementTimeout(client: PgClient, ms: number): void {
 }
 
 /** Runs one statement in a transaction of its own; answers as node-postgres would (callback, or a promise). */
-function ownTransaction(query: PgClient['query'], pipelined: boolean, config: unknown, rest: unknown[], begin: string): unknown {
+function ownTransaction(
+  query: PgClient['query'],
+  pipelined: boolean,
+  config: unknown,
+  rest: unknown[],
+  begin: string,
+): unknown {
   const last = rest[rest.length - 1];
   let callback: Callback;
   let promise: Promise<unknown> | undefined;

@@ -12,10 +12,19 @@ const asNumber = (s: string) => Number(s);
 /** Temporal values stay text (no time-zone shift, microseconds kept); int8 and numeric become numbers. */
 function typeParsers() {
   // pg is an optional peer: loaded only when a PostgreSQL database is opened.
-  const pg = createRequire(import.meta.url)('pg') as { types: { getTypeParser(oid: number, format?: string): unknown } };
+  const pg = createRequire(import.meta.url)('pg') as {
+    types: { getTypeParser(oid: number, format?: string): unknown };
+  };
   return {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
-      if (oid === OID.date || oid === OID.time || oid === OID.timestamp || oid === OID.timestamptz || oid === OID.interval) return asText;
+      if (
+        oid === OID.date ||
+        oid === OID.time ||
+        oid === OID.timestamp ||
+        oid === OID.timestamptz ||
+        oid === OID.interval
+      )
+        return asText;
       if (oid === OID.int8 || oid === OID.numeric) return asNumber;
       return pg.types.getTypeParser(oid, format);
     },
@@ -93,9 +102,16 @@ function nameStatements(conn: PgConnection): void {
   const query = conn.query.bind(conn);
   conn.query = (config, ...rest) => {
     const c = config as { text?: unknown; values?: unknown[]; name?: unknown } | null;
-    if (c && typeof c === 'object' && typeof c.text === 'string' && c.name === undefined && (c.values?.length || /^\s*select\b/i.test(c.text))) {
+    if (
+      c &&
+      typeof c === 'object' &&
+      typeof c.text === 'string' &&
+      c.name === undefined &&
+      (c.values?.length || /^\s*select\b/i.test(c.text))
+    ) {
       let name = statementNames.get(c.text);
-      if (name === undefined && statementNames.size < NAMED_STATEMENTS) statementNames.set(c.text, (name = `colapi_${statementNames.size + 1}`));
+      if (name === undefined && statementNames.size < NAMED_STATEMENTS)
+        statementNames.set(c.text, (name = `colapi_${statementNames.size + 1}`));
       if (name !== undefined) config = { ...c, name };
     }
     return query(config, ...rest);
@@ -110,7 +126,8 @@ function writeExpression(column: ColumnSchema, value: unknown): string | undefin
 }
 
 /** The messages node-postgres gives a query on a connection that died under it or before it. */
-const LOST_CONNECTION = /Connection terminated|Client has encountered a connection error and is not queryable|Client was closed and is not queryable/;
+const LOST_CONNECTION =
+  /Connection terminated|Client has encountered a connection error and is not queryable|Client was closed and is not queryable/;
 
 export const postgres: Dialect = {
   name: 'postgres',
@@ -207,13 +224,15 @@ export const postgres: Dialect = {
   classifyError(error) {
     const code = (error as { code?: unknown })?.code;
     // node-postgres's own errors for a connection the server dropped (terminated, restarted) carry no SQLSTATE.
-    if (typeof code !== 'string') return LOST_CONNECTION.test(String((error as { message?: unknown })?.message)) ? 'unavailable' : undefined;
+    if (typeof code !== 'string')
+      return LOST_CONNECTION.test(String((error as { message?: unknown })?.message)) ? 'unavailable' : undefined;
     if (code === '23503') {
       const detail = String((error as { detail?: unknown }).detail ?? '');
       return /is still referenced/.test(detail) ? 'foreign-key-referenced' : 'foreign-key-missing';
     }
     if (ERRORS[code]) return ERRORS[code];
-    if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT') return 'unavailable';
+    if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT')
+      return 'unavailable';
     return undefined;
   },
   async errorPlace(_knex, error) {
@@ -232,7 +251,8 @@ export const postgres: Dialect = {
     );
   },
   async emptyTables(knex, tables) {
-    if (tables.length) await knex.raw(`truncate ${tables.map(() => '??').join(', ')} restart identity cascade`, [...tables]);
+    if (tables.length)
+      await knex.raw(`truncate ${tables.map(() => '??').join(', ')} restart identity cascade`, [...tables]);
   },
   async createDatabase(admin, name) {
     await admin.raw('create database ??', [name]);

@@ -60,7 +60,9 @@ function failure(reason: string): Error {
  */
 export function interruptExtension(): string {
   if (process.platform === 'win32') {
-    throw new Error('statementTimeout on SQLite is not supported on Windows (its interrupt extension uses POSIX threads); leave statementTimeout out');
+    throw new Error(
+      'statementTimeout on SQLite is not supported on Windows (its interrupt extension uses POSIX threads); leave statementTimeout out',
+    );
   }
   const root = cacheRoot();
   const memo = built.get(root);
@@ -75,7 +77,11 @@ export function interruptExtension(): string {
   } catch (error) {
     throw failure(`its source or SQLite's headers cannot be read (${(error as Error).message})`);
   }
-  const hash = createHash('sha256').update(source).update(header).update(`${process.platform}-${process.arch}`).digest('hex');
+  const hash = createHash('sha256')
+    .update(source)
+    .update(header)
+    .update(`${process.platform}-${process.arch}`)
+    .digest('hex');
   const dir = join(root, hash.slice(0, 16));
   const out = join(dir, process.platform === 'darwin' ? 'statement-timeout.dylib' : 'statement-timeout.so');
   if (!existsSync(out)) compile(headers, dir, out);
@@ -92,10 +98,14 @@ function compile(headers: string, dir: string, out: string): void {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
-    throw failure(`its cache directory ${dir} cannot be made (${(error as Error).message}); set COLAPI_SQLITE_EXTENSION_DIR`);
+    throw failure(
+      `its cache directory ${dir} cannot be made (${(error as Error).message}); set COLAPI_SQLITE_EXTENSION_DIR`,
+    );
   }
   try {
-    execFileSync(cc!, [...ccArgs, '-O2', ...link, `-I${headers}`, '-o', partial, SOURCE, '-lpthread'], { stdio: 'pipe' });
+    execFileSync(cc!, [...ccArgs, '-O2', ...link, `-I${headers}`, '-o', partial, SOURCE, '-lpthread'], {
+      stdio: 'pipe',
+    });
   } catch (error) {
     rmSync(partial, { force: true });
     const e = error as NodeJS.ErrnoException & { stderr?: Buffer };

@@ -66,7 +66,8 @@ const NOTHING_TO_ROLL_BACK = {
  */
 function rollbackOnlyWhatIsOpen(conn: SqliteConnection): void {
   const prepare = conn.prepare.bind(conn);
-  conn.prepare = (source) => (!conn.inTransaction && /^\s*rollback\b/i.test(source) ? NOTHING_TO_ROLL_BACK : prepare(source));
+  conn.prepare = (source) =>
+    !conn.inTransaction && /^\s*rollback\b/i.test(source) ? NOTHING_TO_ROLL_BACK : prepare(source);
 }
 
 /** Statements kept per connection; the SQL of a statement depends only on the shape of a request. */
@@ -120,7 +121,9 @@ export const sqlite: Dialect = {
               (conn.prepare(`select ${TIMEOUT_FUNCTION}(?)`) as { get(ms: number): unknown }).get(statementTimeout!);
             }
             // SQLite's lower() folds ASCII only; this folds all of Unicode, as the other dialects do.
-            conn.function('colapi_lower', { deterministic: true }, (v) => (typeof v === 'string' ? v.toLowerCase() : v));
+            conn.function('colapi_lower', { deterministic: true }, (v) =>
+              typeof v === 'string' ? v.toLowerCase() : v,
+            );
             cacheStatements(conn);
             rollbackOnlyWhatIsOpen(conn);
             done(null, conn);
@@ -146,7 +149,8 @@ export const sqlite: Dialect = {
     if (column.type === 'boolean' && typeof value === 'boolean') return value ? 1 : 0;
     // SQLite stores 64 bits in any integer column; the other databases declare these columns `integer`,
     // 32 bits, and refuse more. Refused here alike, rather than kept on one database only.
-    if (column.type === 'integer' && typeof value === 'number' && (value < INT32_MIN || value > INT32_MAX)) throw new ValueOutOfRange(column.name);
+    if (column.type === 'integer' && typeof value === 'number' && (value < INT32_MIN || value > INT32_MAX))
+      throw new ValueOutOfRange(column.name);
     return value;
   },
   decodeValue(column, raw) {
@@ -208,7 +212,9 @@ export const sqlite: Dialect = {
     // knex puts the statement first: `insert into … - UNIQUE constraint failed: tag.name` (one table.column per column of the key).
     const code = String((error as { code?: unknown })?.code ?? '');
     if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return undefined;
-    const list = /(?:UNIQUE|PRIMARY KEY) constraint failed: (.+)$/.exec(String((error as { message?: unknown }).message ?? ''))?.[1];
+    const list = /(?:UNIQUE|PRIMARY KEY) constraint failed: (.+)$/.exec(
+      String((error as { message?: unknown }).message ?? ''),
+    )?.[1];
     const names = list?.split(', ').map((n) => n.split('.'));
     if (!names?.length || names.some((n) => n.length !== 2)) return undefined;
     return { table: names[0]![0]!, columns: names.map((n) => n[1]!) };
@@ -219,7 +225,10 @@ export const sqlite: Dialect = {
       await trx.raw('pragma defer_foreign_keys = on');
       for (const t of tables) await trx(t).del();
       // Restarts AUTOINCREMENT keys; tables without it reuse the largest key plus one anyway.
-      if (await trx.schema.hasTable('sqlite_sequence')) await trx('sqlite_sequence').whereIn('name', [...tables]).del();
+      if (await trx.schema.hasTable('sqlite_sequence'))
+        await trx('sqlite_sequence')
+          .whereIn('name', [...tables])
+          .del();
     });
   },
 };

@@ -33,7 +33,7 @@ export function eachDialect(
   options: { seedEach?: boolean } = {},
 ): void {
   for (const name of TESTED_DIALECTS) {
-    describe(`${title} [${name}]`, function () {
+    describe(`${title} [${name}]`, () => {
       let scratch: ScratchDatabase | undefined;
       let fixture: DialectFixture | undefined;
       before(async function () {
