@@ -10,7 +10,15 @@ import { loadRun, median, summarise, type LoadSettings, type RunResult } from '.
 import { parseOptions, type BenchOptions } from './options.js';
 import type { ServerProcess } from './processes.js';
 import { summariseProfile } from './profile.js';
-import { formatReport, goals, mb, ratioOf, type BenchReport, type ScalingResult, type ScenarioResult } from './report.js';
+import {
+  formatReport,
+  goals,
+  mb,
+  ratioOf,
+  type BenchReport,
+  type ScalingResult,
+  type ScenarioResult,
+} from './report.js';
 import { selectScenarios, type Scenario } from './scenarios.js';
 import { removeCreatedRows, seedBenchData } from './seed.js';
 import { BASELINE_PORT, ROOT, startBaseline, startTarget } from './servers.js';
@@ -22,7 +30,12 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 /** Removes what a writing scenario created, so that each run starts from the same tables. */
 type Reset = () => Promise<void>;
 
-async function warm(servers: readonly ServerProcess[], scenarios: readonly Scenario[], o: BenchOptions, reset: Reset): Promise<void> {
+async function warm(
+  servers: readonly ServerProcess[],
+  scenarios: readonly Scenario[],
+  o: BenchOptions,
+  reset: Reset,
+): Promise<void> {
   if (o.warmup <= 0) return;
   for (const s of scenarios) {
     for (const server of servers) {
@@ -37,7 +50,13 @@ async function warm(servers: readonly ServerProcess[], scenarios: readonly Scena
  * Alternating rounds: each round runs every scenario on both servers, the first server swapping each round;
  * both runs of a round send the same sequence of requests (salt = the round).
  */
-async function compare(target: ServerProcess, baseline: ServerProcess, scenarios: readonly Scenario[], o: BenchOptions, reset: Reset) {
+async function compare(
+  target: ServerProcess,
+  baseline: ServerProcess,
+  scenarios: readonly Scenario[],
+  o: BenchOptions,
+  reset: Reset,
+) {
   const runs = new Map(scenarios.map((s) => [s.name, { target: [] as RunResult[], baseline: [] as RunResult[] }]));
   for (let round = 0; round < o.rounds; round++) {
     const settings: LoadSettings = { duration: o.duration, connections: o.connections, salt: round };
@@ -47,7 +66,9 @@ async function compare(target: ServerProcess, baseline: ServerProcess, scenarios
         if (s.writes) await reset();
         const r = await loadRun(server, s, settings);
         runs.get(s.name)![server === target ? 'target' : 'baseline'].push(r);
-        log(`  round ${round + 1} ${s.name.padEnd(10)} ${server.name.padEnd(8)} ${Math.round(r.rps)} rps, p50 ${r.p50} ms, p99 ${r.p99} ms, load ${r.load1}${r.failures ? `, ${r.failures} failed` : ''}`);
+        log(
+          `  round ${round + 1} ${s.name.padEnd(10)} ${server.name.padEnd(8)} ${Math.round(r.rps)} rps, p50 ${r.p50} ms, p99 ${r.p99} ms, load ${r.load1}${r.failures ? `, ${r.failures} failed` : ''}`,
+        );
       }
     }
   }
@@ -58,7 +79,13 @@ async function compare(target: ServerProcess, baseline: ServerProcess, scenarios
   });
 }
 
-async function scaling(url: string, results: readonly ScenarioResult[], scenarios: readonly Scenario[], o: BenchOptions, reset: Reset): Promise<ScalingResult[]> {
+async function scaling(
+  url: string,
+  results: readonly ScenarioResult[],
+  scenarios: readonly Scenario[],
+  o: BenchOptions,
+  reset: Reset,
+): Promise<ScalingResult[]> {
   log(`target with ${o.scaleWorkers} workers`);
   const target = await startTarget({ url, workers: o.scaleWorkers, pool: o.pool, log });
   try {
@@ -73,7 +100,14 @@ async function scaling(url: string, results: readonly ScenarioResult[], scenario
       const n = summarise(runs);
       const one = results.find((r) => r.name === s.name)!.target;
       log(`  ${s.name.padEnd(24)} ${Math.round(one.rps)} → ${Math.round(n.rps)} rps`);
-      out.push({ name: s.name, workers: o.scaleWorkers, rps1: one.rps, rpsN: n.rps, factor: Math.round((n.rps / one.rps) * 100) / 100, p99N: n.p99 });
+      out.push({
+        name: s.name,
+        workers: o.scaleWorkers,
+        rps1: one.rps,
+        rpsN: n.rps,
+        factor: Math.round((n.rps / one.rps) * 100) / 100,
+        p99N: n.p99,
+      });
     }
     return out;
   } finally {
@@ -104,7 +138,9 @@ async function main(): Promise<void> {
     const target = await startTarget({ url, pool: o.pool, ...(o.cpuProf ? { cpuProf: o.cpuProf } : {}), log });
     let baseline: ServerProcess | undefined;
     try {
-      baseline = floor ? await startFloor(floor, url, BASELINE_PORT, o.pool, log) : await startBaseline(url, o.pool, log);
+      baseline = floor
+        ? await startFloor(floor, url, BASELINE_PORT, o.pool, log)
+        : await startBaseline(url, o.pool, log);
       let checked = 0;
       for (const s of scenarios) checked += await verifyScenario(s, target.origin, baseline.origin, { reset });
       log(`both servers answer the ${scenarios.length} scenarios with equal documents (${checked} requests compared)`);
@@ -119,7 +155,9 @@ async function main(): Promise<void> {
   } finally {
     await db.knex.destroy();
   }
-  const loads = results.flatMap((r) => [...r.target.runs, ...r.baseline.runs].map((x) => x.load1)).sort((a, b) => a - b);
+  const loads = results
+    .flatMap((r) => [...r.target.runs, ...r.baseline.runs].map((x) => x.load1))
+    .sort((a, b) => a - b);
   const targetPeak = mb(Math.max(...results.map((r) => r.target.peakRss)));
   const profile = o.cpuProf ? summariseProfile(o.cpuProf) : undefined;
   const report: BenchReport = {
@@ -128,10 +166,22 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     node: process.version,
     cpus: cpus().length,
-    loadAverage1min: { start: Math.round(loadStart * 100) / 100, min: loads[0]!, median: Math.round(median(loads) * 100) / 100, max: loads.at(-1)! },
+    loadAverage1min: {
+      start: Math.round(loadStart * 100) / 100,
+      min: loads[0]!,
+      median: Math.round(median(loads) * 100) / 100,
+      max: loads.at(-1)!,
+    },
     elapsedSeconds: Math.round((Date.now() - started) / 1000),
     ...gitState(),
-    settings: { duration: o.duration, connections: o.connections, pool: o.pool, rounds: o.rounds, warmup: o.warmup, only: o.only },
+    settings: {
+      duration: o.duration,
+      connections: o.connections,
+      pool: o.pool,
+      rounds: o.rounds,
+      warmup: o.warmup,
+      only: o.only,
+    },
     dataset: sizesAt(1),
     scenarios: results,
     targetPeakRssMB: targetPeak,

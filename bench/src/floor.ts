@@ -20,7 +20,9 @@ export function ensureFloor(root: string, log: (line: string) => void): string {
       `the floor server is missing: no ${join(dir, 'floor-server.mjs')}. pnpm bench measures the target against ../shared/bench/floor-server.mjs beside the checkout (or FLOOR_DIR); on SQLite, or with --baseline own, it uses bench/src/baseline instead`,
     );
   }
-  const installed = ['koa', '@koa/router', 'pg', 'mysql2'].every((p) => existsSync(join(dir, 'node_modules', p, 'package.json')));
+  const installed = ['koa', '@koa/router', 'pg', 'mysql2'].every((p) =>
+    existsSync(join(dir, 'node_modules', p, 'package.json')),
+  );
   if (!installed) {
     log(`installing the floor server's dependencies: npm ci in ${dir}`);
     try {
@@ -37,7 +39,13 @@ export function ensureFloor(root: string, log: (line: string) => void): string {
   return dir;
 }
 
-export function startFloor(dir: string, url: string, port: number, pool: number, log: (line: string) => void): Promise<ServerProcess> {
+export function startFloor(
+  dir: string,
+  url: string,
+  port: number,
+  pool: number,
+  log: (line: string) => void,
+): Promise<ServerProcess> {
   return startServer({
     name: 'floor',
     command: process.execPath,

@@ -17,11 +17,16 @@ const database = connect(process.env.DATABASE_URL!);
 const models = await modelsFromObjection(MODELS);
 const m = (name: string) => models.get(name)!;
 const registry = new Registry(
-  ['Person', 'Article', 'Comment', 'Tag'].map((name) => ({ model: m(name), options: { name: m(name).table, methods: ['GET'] as const, total: mode } })),
+  ['Person', 'Article', 'Comment', 'Tag'].map((name) => ({
+    model: m(name),
+    options: { name: m(name).table, methods: ['GET'] as const, total: mode },
+  })),
 );
-const server = new Koa().use(createApi({ registry, database, format: jsonApiFormat() })).listen(port, '127.0.0.1', () => {
-  process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
-});
+const server = new Koa()
+  .use(createApi({ registry, database, format: jsonApiFormat() }))
+  .listen(port, '127.0.0.1', () => {
+    process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
+  });
 process.on('SIGTERM', () => {
   setTimeout(() => process.exit(0), 3000).unref();
   server.closeAllConnections();

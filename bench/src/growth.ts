@@ -41,7 +41,15 @@ export async function runGrowth(o: BenchOptions, log: (line: string) => void): P
           await loadRun(server, s, { duration: 1, connections: 1 });
           const r = await loadRun(server, s, { duration: seconds, connections: 1 });
           if (r.failures) throw new Error(`${s.path} failed ${r.failures} times`);
-          rows.push({ scale, comments: sizesAt(scale).comment, total, page, p50: r.p50, p99: r.p99, rps: Math.round(r.rps) });
+          rows.push({
+            scale,
+            comments: sizesAt(scale).comment,
+            total,
+            page,
+            p50: r.p50,
+            p99: r.p99,
+            rps: Math.round(r.rps),
+          });
           log(`  ×${scale} total=${total} page ${page}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${Math.round(r.rps)} rps`);
         }
       } finally {
@@ -51,7 +59,10 @@ export async function runGrowth(o: BenchOptions, log: (line: string) => void): P
   }
   const out = o.out ?? join(ROOT, 'bench/results', `growth-${o.db}.json`);
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ db: o.db, date: new Date().toISOString(), seconds, connections: 1, rows }, null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ db: o.db, date: new Date().toISOString(), seconds, connections: 1, rows }, null, 2)}\n`,
+  );
   // One connection: the mean latency is 1000 / rps, finer than autocannon's whole-millisecond percentiles.
   const lines = ['| data | `total` | page 1: mean / p99 (ms) | page 1,000: mean / p99 (ms) |', '|---|---|---|---|'];
   for (const scale of [1, o.growthScale]) {

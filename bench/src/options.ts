@@ -84,7 +84,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     };
     if (a === '--db') {
       const v = value();
-      if (v !== 'postgres' && v !== 'mysql' && v !== 'sqlite') throw new Error(`--db must be postgres, mysql or sqlite\n${USAGE}`);
+      if (v !== 'postgres' && v !== 'mysql' && v !== 'sqlite')
+        throw new Error(`--db must be postgres, mysql or sqlite\n${USAGE}`);
       o.db = v;
     } else if (a === '--baseline') {
       const v = value();
@@ -104,16 +105,22 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     else if (a === '--topology') o.topology = true;
     else if (a === '--primary-url') o.primaryUrl = value();
     else if (a === '--pooler-url') o.poolerUrl = value();
-    else if (a === '--replica-urls') o.replicaUrls = value().split(',').map((u) => u.trim()).filter(Boolean);
+    else if (a === '--replica-urls')
+      o.replicaUrls = value()
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean);
     else if (a === '--workers') o.workers = number(a, value(), 1);
     else if (a === '--help' || a === '-h') throw new Error(USAGE);
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
   // Every run is bounded: a bench that forgets to stop would hold the machine.
   if (o.duration > 120) throw new Error('--duration is at most 120 seconds');
-  if (o.topology && (o.db !== 'postgres' || o.growth || o.cpuProf)) throw new Error(`--topology measures PostgreSQL alone, without --growth or --cpu-prof\n${USAGE}`);
+  if (o.topology && (o.db !== 'postgres' || o.growth || o.cpuProf))
+    throw new Error(`--topology measures PostgreSQL alone, without --growth or --cpu-prof\n${USAGE}`);
   if (!Number.isInteger(o.workers) || o.workers > 64) throw new Error('--workers is a whole number up to 64');
   const baseline = o.baseline ?? (o.db === 'sqlite' ? 'own' : 'floor');
-  if (baseline === 'floor' && o.db === 'sqlite') throw new Error('the floor server serves PostgreSQL and MariaDB/MySQL, not SQLite: --baseline own');
+  if (baseline === 'floor' && o.db === 'sqlite')
+    throw new Error('the floor server serves PostgreSQL and MariaDB/MySQL, not SQLite: --baseline own');
   return { ...o, baseline };
 }

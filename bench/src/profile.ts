@@ -74,7 +74,7 @@ export function summariseProfile(dir: string, n = 25): ProfileSummary | undefine
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  for (const [i, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const functions = new Map<string, number>();
@@ -85,9 +85,13 @@ export function summariseProfile(dir: string, n = 25): ProfileSummary | undefine
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
     if (functionName === '(idle)') continue;
     total += us;
-    const caller = callerOf(byId, parent, id) + (functionName === 'writev' || functionName === 'writeBuffer' ? ' [socket write]' : '');
+    const caller =
+      callerOf(byId, parent, id) +
+      (functionName === 'writev' || functionName === 'writeBuffer' ? ' [socket write]' : '');
     callers.set(caller, (callers.get(caller) ?? 0) + us);
-    const where = url ? `${url.replace(/^.*\/(node_modules\/\.pnpm\/[^/]+\/node_modules\/|packages\/|bench\/|test-fixtures\/)/, '')}:${lineNumber + 1}` : '';
+    const where = url
+      ? `${url.replace(/^.*\/(node_modules\/\.pnpm\/[^/]+\/node_modules\/|packages\/|bench\/|test-fixtures\/)/, '')}:${lineNumber + 1}`
+      : '';
     const name = `${functionName || '(anonymous)'} ${where}`.trim();
     functions.set(name, (functions.get(name) ?? 0) + us);
     const a = area(url, functionName);

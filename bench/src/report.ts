@@ -28,7 +28,12 @@ export interface BenchReport {
   readonly node: string;
   readonly cpus: number;
   /** The machine's 1-minute load average: at the start, and over the ends of the measured runs. */
-  readonly loadAverage1min: { readonly start: number; readonly min: number; readonly median: number; readonly max: number };
+  readonly loadAverage1min: {
+    readonly start: number;
+    readonly min: number;
+    readonly median: number;
+    readonly max: number;
+  };
   readonly elapsedSeconds: number;
   /** The commit measured, and the server's files that differed from it. */
   readonly commit: string;
@@ -63,7 +68,8 @@ export function goals(scenarios: readonly ScenarioResult[], peakRssMB: number) {
   for (const s of scenarios) {
     if (s.ratio.rps < 0.8) misses.push(`${s.name}: throughput ${s.ratio.rps}× < 0.8×`);
     if (s.ratio.p99 > 1.5) misses.push(`${s.name}: p99 ${s.ratio.p99}× > 1.5×`);
-    if (s.target.failures > 0 || s.baseline.failures > 0) misses.push(`${s.name}: failed requests (${s.target.failures} target, ${s.baseline.failures} baseline)`);
+    if (s.target.failures > 0 || s.baseline.failures > 0)
+      misses.push(`${s.name}: failed requests (${s.target.failures} target, ${s.baseline.failures} baseline)`);
   }
   if (peakRssMB > 150) misses.push(`target resident memory ${peakRssMB} MB > 150 MB`);
   return { met: misses.length === 0, misses };
@@ -87,7 +93,10 @@ export function formatReport(r: BenchReport): string {
   lines.push('', `peak resident memory under load: target ${r.targetPeakRssMB} MB, baseline ${r.baselinePeakRssMB} MB`);
   if (r.scaling?.length) {
     lines.push('', `target scaling, 1 → ${r.scaling[0]!.workers} workers (rps):`);
-    for (const s of r.scaling) lines.push(`  ${s.name.padEnd(26)}${pad(round(s.rps1, 0), 8)} →${pad(round(s.rpsN, 0), 8)}  ×${s.factor}  (p99 ${s.p99N} ms)`);
+    for (const s of r.scaling)
+      lines.push(
+        `  ${s.name.padEnd(26)}${pad(round(s.rps1, 0), 8)} →${pad(round(s.rpsN, 0), 8)}  ×${s.factor}  (p99 ${s.p99N} ms)`,
+      );
   }
   if (r.profile) {
     lines.push('', `CPU profile of the target (${r.profile.totalMs} ms busy), self time by area:`);

@@ -42,7 +42,8 @@ export function mix(i: number, salt: number): number {
   x ^= x >>> 16;
   return x >>> 0;
 }
-const pick = <T>(list: readonly T[], i: number, salt: number, lane = 0): T => list[mix(i * 4 + lane, salt) % list.length]!;
+const pick = <T>(list: readonly T[], i: number, salt: number, lane = 0): T =>
+  list[mix(i * 4 + lane, salt) % list.length]!;
 /** 1..n */
 const upTo = (n: number, i: number, salt: number, lane = 0) => 1 + (mix(i * 4 + lane, salt) % n);
 
@@ -54,12 +55,30 @@ const filterOf = (age: number, like: string) => [
 const LIKES = ['%a%', '%o%', '%e%', '%s%', '%ou%', '%ab%', '%t%', '%b%'];
 /** Pairs of functions of the floor's shape (avg|sum|count|min|max of id|age|other). */
 const FUNCTION_LISTS = [
-  [{ name: 'avg', field: 'age' }, { name: 'count', field: 'id' }],
-  [{ name: 'sum', field: 'age' }, { name: 'count', field: 'id' }],
-  [{ name: 'min', field: 'age' }, { name: 'max', field: 'age' }],
-  [{ name: 'avg', field: 'other' }, { name: 'count', field: 'age' }],
-  [{ name: 'max', field: 'id' }, { name: 'min', field: 'other' }],
-  [{ name: 'count', field: 'other' }, { name: 'sum', field: 'id' }],
+  [
+    { name: 'avg', field: 'age' },
+    { name: 'count', field: 'id' },
+  ],
+  [
+    { name: 'sum', field: 'age' },
+    { name: 'count', field: 'id' },
+  ],
+  [
+    { name: 'min', field: 'age' },
+    { name: 'max', field: 'age' },
+  ],
+  [
+    { name: 'avg', field: 'other' },
+    { name: 'count', field: 'age' },
+  ],
+  [
+    { name: 'max', field: 'id' },
+    { name: 'min', field: 'other' },
+  ],
+  [
+    { name: 'count', field: 'other' },
+    { name: 'sum', field: 'id' },
+  ],
 ];
 const tagBody = (name: string) => JSON.stringify({ data: { type: 'tag', attributes: { name } } });
 
@@ -98,7 +117,9 @@ export const SCENARIOS: readonly Scenario[] = [
     method: 'GET',
     path: '/api/article?include=author,comments&page[size]=20',
     // Pages 1–50 of 20 articles, each with its author and its four comments.
-    request: (i, salt) => ({ path: `/api/article?include=author,comments&page[size]=20&page[number]=${upTo(50, i, salt)}` }),
+    request: (i, salt) => ({
+      path: `/api/article?include=author,comments&page[size]=20&page[number]=${upTo(50, i, salt)}`,
+    }),
     status: 200,
   },
   {

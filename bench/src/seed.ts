@@ -79,7 +79,10 @@ export async function seedBenchData(url: string, scale: number, log: (line: stri
     if (dialect.name === 'postgres') {
       // Explicit ids leave the sequences behind; the create scenario needs them past the data.
       for (const t of ['person', 'article', 'comment', 'tag', 'task']) {
-        await knex.raw(`select setval(pg_get_serial_sequence(?, 'id'), coalesce((select max(id) from ??), 0) + 1, false)`, [t, t]);
+        await knex.raw(
+          `select setval(pg_get_serial_sequence(?, 'id'), coalesce((select max(id) from ??), 0) + 1, false)`,
+          [t, t],
+        );
       }
     }
     await analyze(db);

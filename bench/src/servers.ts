@@ -28,11 +28,26 @@ export interface TargetStart {
  * the growth variant is a TypeScript script of the bench, run by tsx.
  */
 export function startTarget(o: TargetStart): Promise<ServerProcess> {
-  const env = { DATABASE_URL: o.url, PORT: String(TARGET_PORT), API_FORMAT: 'jsonapi', POOL_SIZE: o.pool ? String(o.pool) : '', ...o.env };
+  const env = {
+    DATABASE_URL: o.url,
+    PORT: String(TARGET_PORT),
+    API_FORMAT: 'jsonapi',
+    POOL_SIZE: o.pool ? String(o.pool) : '',
+    ...o.env,
+  };
   const workerArgs = o.workers && o.workers > 1 ? ['--workers', String(o.workers)] : [];
-  const prof = o.cpuProf ? (mkdirSync(o.cpuProf, { recursive: true }), ['--cpu-prof', `--cpu-prof-dir=${resolve(o.cpuProf)}`]) : [];
+  if (o.cpuProf) mkdirSync(o.cpuProf, { recursive: true });
+  const prof = o.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${resolve(o.cpuProf)}`] : [];
   const script = o.script ? [...TSX, o.script] : [join(ROOT, 'bench/dist/target/serve.js')];
-  return startServer({ name: 'target', command: process.execPath, args: [...prof, ...script, ...workerArgs], env, cwd: ROOT, port: TARGET_PORT, log: o.log });
+  return startServer({
+    name: 'target',
+    command: process.execPath,
+    args: [...prof, ...script, ...workerArgs],
+    env,
+    cwd: ROOT,
+    port: TARGET_PORT,
+    log: o.log,
+  });
 }
 
 /** The bench's own hand-written baseline, compiled like the target (`bench/dist/baseline`); the baseline on SQLite. */

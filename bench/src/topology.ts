@@ -78,7 +78,10 @@ function redact(url: string): string {
 /** The topology from the options, else from the variables `tools/pg-topology/topology.sh env` prints. */
 export function topologyUrls(o: BenchOptions): TopologyUrls {
   const primary = o.primaryUrl ?? process.env.PG_PRIMARY_URL;
-  if (!primary) throw new Error('--topology needs --primary-url or PG_PRIMARY_URL (eval "$(bash tools/pg-topology/topology.sh env)")');
+  if (!primary)
+    throw new Error(
+      '--topology needs --primary-url or PG_PRIMARY_URL (eval "$(bash tools/pg-topology/topology.sh env)")',
+    );
   const pooler = o.poolerUrl ?? process.env.PG_BOUNCER_URL;
   const replicas = o.replicaUrls ?? (process.env.PG_REPLICA_URL ? process.env.PG_REPLICA_URL.split(',') : []);
   return {
@@ -134,7 +137,11 @@ async function createDatabase(primary: string): Promise<void> {
  * Waits until every replica has the bench database, is a standby, has replayed the primary's WAL up to now,
  * and holds the dataset's rows (at most 2 minutes). Answers a connection to each.
  */
-async function replicated(primary: Database, urls: readonly string[], log: (line: string) => void): Promise<Database[]> {
+async function replicated(
+  primary: Database,
+  urls: readonly string[],
+  log: (line: string) => void,
+): Promise<Database[]> {
   const lsn: string = (await primary.knex.raw('select pg_current_wal_insert_lsn()::text as l')).rows[0].l;
   const deadline = Date.now() + 120_000;
   const started = Date.now();
@@ -143,8 +150,13 @@ async function replicated(primary: Database, urls: readonly string[], log: (line
     let db: Database | undefined;
     let last = '';
     while (!db) {
-      if (Date.now() > deadline) throw new Error(`${redact(url)} did not get the bench database within 2 minutes: ${last}`);
-      const candidate = connect(url, { pool: { min: 0, max: 1 }, acquireConnectionTimeout: 5000, log: { warn: () => undefined } });
+      if (Date.now() > deadline)
+        throw new Error(`${redact(url)} did not get the bench database within 2 minutes: ${last}`);
+      const candidate = connect(url, {
+        pool: { min: 0, max: 1 },
+        acquireConnectionTimeout: 5000,
+        log: { warn: () => undefined },
+      });
       try {
         await candidate.knex.raw('select 1');
         db = candidate;
@@ -156,10 +168,14 @@ async function replicated(primary: Database, urls: readonly string[], log: (line
     }
     out.push(db);
     for (;;) {
-      const r = await db.knex.raw('select pg_is_in_recovery() as standby, pg_last_wal_replay_lsn() >= ?::pg_lsn as replayed', [lsn]);
+      const r = await db.knex.raw(
+        'select pg_is_in_recovery() as standby, pg_last_wal_replay_lsn() >= ?::pg_lsn as replayed',
+        [lsn],
+      );
       if (!r.rows[0].standby) throw new Error(`${redact(url)} is not a standby (pg_is_in_recovery() is false)`);
       if (r.rows[0].replayed) break;
-      if (Date.now() > deadline) throw new Error(`${redact(url)} did not replay the primary's WAL up to ${lsn} within 2 minutes`);
+      if (Date.now() > deadline)
+        throw new Error(`${redact(url)} did not replay the primary's WAL up to ${lsn} within 2 minutes`);
       await sleep(100);
     }
     const sizes = sizesAt(1);
@@ -167,7 +183,9 @@ async function replicated(primary: Database, urls: readonly string[], log: (line
       const n = Number((await db.knex.raw(`select count(*)::int as n from ${t}`)).rows[0].n);
       if (n !== sizes[t]) throw new Error(`${redact(url)} holds ${n} ${t} rows after replay, not ${sizes[t]}`);
     }
-    log(`replica ${redact(url)} has replayed the primary up to ${lsn} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    log(
+      `replica ${redact(url)} has replayed the primary up to ${lsn} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
   }
   return out;
 }
@@ -178,7 +196,13 @@ interface Leg {
 }
 
 /** The conformance target as SCHEMA.md starts it (compiled, through pnpm), with N workers. */
-function startLeg(name: Leg['name'], url: string, replicas: readonly string[], workers: number, log: (line: string) => void) {
+function startLeg(
+  name: Leg['name'],
+  url: string,
+  replicas: readonly string[],
+  workers: number,
+  log: (line: string) => void,
+) {
   const port = PORTS[name];
   return startServer({
     name,
@@ -238,7 +262,9 @@ export async function runTopology(o: BenchOptions, log: (line: string) => void):
   const pooledUrl = withParam(onDatabase(urls.pooler ?? urls.primary, DATABASE), 'prepared_statements', 'false');
   const replicaUrls = urls.replicas.map((u) => onDatabase(u, DATABASE));
   const scenarios = selectScenarios(o.only);
-  log(`topology: ${urls.pooler ? `pooler ${redact(pooledUrl)}` : `primary ${redact(pooledUrl)}`}, replicas ${replicaUrls.map(redact).join(', ') || 'none'}; against the primary alone ${redact(primaryUrl)}; ${o.workers} workers each`);
+  log(
+    `topology: ${urls.pooler ? `pooler ${redact(pooledUrl)}` : `primary ${redact(pooledUrl)}`}, replicas ${replicaUrls.map(redact).join(', ') || 'none'}; against the primary alone ${redact(primaryUrl)}; ${o.workers} workers each`,
+  );
 
   await createDatabase(urls.primary);
   await seedBenchData(primaryUrl, 1, log);
@@ -276,7 +302,9 @@ export async function runTopology(o: BenchOptions, log: (line: string) => void):
     await reset();
     for (const s of scenarios) {
       await verifyScenario(s, topology.server.origin, primary.server.origin, { reset }).catch((error: unknown) => {
-        throw new Error(`(target: pooler and replicas, baseline: primary alone) ${error instanceof Error ? error.message : String(error)}`);
+        throw new Error(
+          `(target: pooler and replicas, baseline: primary alone) ${error instanceof Error ? error.message : String(error)}`,
+        );
       });
     }
     log(`both targets answer the ${scenarios.length} scenarios with equal documents`);
@@ -293,11 +321,23 @@ export async function runTopology(o: BenchOptions, log: (line: string) => void):
         }
       }
       const after = await counts();
-      log(`warm-up: the replicas ran ${after.replicas - before.replicas} statements, the primary ${after.primary - before.primary}`);
-      if (replicaUrls.length > 0 && after.replicas === before.replicas) throw new Error('the replicas ran no statement during the warm-up');
+      log(
+        `warm-up: the replicas ran ${after.replicas - before.replicas} statements, the primary ${after.primary - before.primary}`,
+      );
+      if (replicaUrls.length > 0 && after.replicas === before.replicas)
+        throw new Error('the replicas ran no statement during the warm-up');
     }
 
-    const runs = new Map(scenarios.map((s) => [s.name, { topology: [] as RunResult[], primary: [] as RunResult[], statements: { topology: { primary: 0, replicas: 0 }, primary: { primary: 0, replicas: 0 } } }]));
+    const runs = new Map(
+      scenarios.map((s) => [
+        s.name,
+        {
+          topology: [] as RunResult[],
+          primary: [] as RunResult[],
+          statements: { topology: { primary: 0, replicas: 0 }, primary: { primary: 0, replicas: 0 } },
+        },
+      ]),
+    );
     const activityBefore = await Promise.all(replicaDbs.map(databaseActivity));
     for (let round = 0; round < o.rounds; round++) {
       const settings: LoadSettings = { duration: o.duration, connections: o.connections, salt: round };
@@ -313,7 +353,10 @@ export async function runTopology(o: BenchOptions, log: (line: string) => void):
           const entry = runs.get(s.name)!;
           entry[leg.name].push(r);
           const st = entry.statements[leg.name];
-          entry.statements[leg.name] = { primary: st.primary + after.primary - before.primary, replicas: st.replicas + after.replicas - before.replicas };
+          entry.statements[leg.name] = {
+            primary: st.primary + after.primary - before.primary,
+            replicas: st.replicas + after.replicas - before.replicas,
+          };
           log(
             `  round ${round + 1} ${s.name.padEnd(24)} ${leg.name.padEnd(8)} ${Math.round(r.rps)} rps, p50 ${r.p50} ms, p99 ${r.p99} ms; statements: primary ${after.primary - before.primary}, replicas ${after.replicas - before.replicas}${r.failures ? `; ${r.failures} failed` : ''}`,
           );
@@ -327,7 +370,15 @@ export async function runTopology(o: BenchOptions, log: (line: string) => void):
       const entry = runs.get(s.name)!;
       const t = summarise(entry.topology);
       const p = summarise(entry.primary);
-      return { name: s.name, method: s.method, path: s.path, topology: t, primary: p, ratio: ratioOf(t, p), statements: entry.statements };
+      return {
+        name: s.name,
+        method: s.method,
+        path: s.path,
+        topology: t,
+        primary: p,
+        ratio: ratioOf(t, p),
+        statements: entry.statements,
+      };
     });
     const sum = (pick: (r: TopologyScenarioResult) => number) => results.reduce((n, r) => n + pick(r), 0);
     const requests = (runsOf: readonly RunResult[]) => runsOf.reduce((n, r) => n + r.requests, 0);
@@ -340,7 +391,14 @@ export async function runTopology(o: BenchOptions, log: (line: string) => void):
       loadAverage1min: { start: round2(load[0]!), end: round2(load[1]!) },
       elapsedSeconds: Math.round((Date.now() - started) / 1000),
       ...gitState(),
-      settings: { duration: o.duration, connections: o.connections, rounds: o.rounds, warmup: o.warmup, only: o.only, workers: o.workers },
+      settings: {
+        duration: o.duration,
+        connections: o.connections,
+        rounds: o.rounds,
+        warmup: o.warmup,
+        only: o.only,
+        workers: o.workers,
+      },
       legs: {
         topology: { databaseUrl: redact(pooledUrl), replicaUrls: replicaUrls.map(redact) },
         primary: { databaseUrl: redact(primaryUrl), replicaUrls: [] },
@@ -360,11 +418,18 @@ export async function runTopology(o: BenchOptions, log: (line: string) => void):
         },
       },
       /** pg_stat_database of the bench database on each replica over the measured rounds. */
-      replicaDatabaseActivity: activityAfter.map((a, i) => ({ replica: redact(replicaUrls[i]!), ...minus(a, activityBefore[i]!) })),
+      replicaDatabaseActivity: activityAfter.map((a, i) => ({
+        replica: redact(replicaUrls[i]!),
+        ...minus(a, activityBefore[i]!),
+      })),
       topologyPeakRssMB: mb(Math.max(...results.map((r) => r.topology.peakRss))),
       primaryPeakRssMB: mb(Math.max(...results.map((r) => r.primary.peakRss))),
       failures: { topology: sum((r) => r.topology.failures), primary: sum((r) => r.primary.failures) },
-      targetStderr: { lines: stderr.length, errors500: stderr.filter((l) => l.includes('request failed with 500')).length, first: stderr.slice(0, 40) },
+      targetStderr: {
+        lines: stderr.length,
+        errors500: stderr.filter((l) => l.includes('request failed with 500')).length,
+        first: stderr.slice(0, 40),
+      },
     };
     const out = o.out ?? join(ROOT, 'bench/results', 'postgres-topology.json');
     mkdirSync(dirname(out), { recursive: true });

@@ -32,7 +32,8 @@ function url(s: string, origin: string): string {
 }
 
 const isResource = (v: Record<string, Json>) => typeof v.type === 'string' && typeof v.id === 'string';
-const empty = (v: Json) => (Array.isArray(v) ? v.length === 0 : v !== null && typeof v === 'object' && Object.keys(v).length === 0);
+const empty = (v: Json) =>
+  Array.isArray(v) ? v.length === 0 : v !== null && typeof v === 'object' && Object.keys(v).length === 0;
 
 function normalise(value: Json, origin: string, createdId: string | undefined, top = true): Json {
   if (typeof value === 'string') {
@@ -87,7 +88,12 @@ interface Answer {
   readonly body: Json;
 }
 
-async function answer(origin: string, method: string, r: BenchRequest, headers: Record<string, string>): Promise<Answer> {
+async function answer(
+  origin: string,
+  method: string,
+  r: BenchRequest,
+  headers: Record<string, string>,
+): Promise<Answer> {
   const res = await fetch(`${origin}${r.path}`, { method, headers, ...(r.body ? { body: r.body } : {}) });
   const text = await res.text();
   let body: Json;
@@ -98,7 +104,11 @@ async function answer(origin: string, method: string, r: BenchRequest, headers: 
   }
   const createdId = method === 'POST' ? (body as { data?: { id?: string } }).data?.id : undefined;
   const location = res.headers.get('location');
-  return { status: res.status, location: location && normalise(location, origin, createdId), body: normalise(body, origin, createdId) };
+  return {
+    status: res.status,
+    location: location && normalise(location, origin, createdId),
+    body: normalise(body, origin, createdId),
+  };
 }
 
 type Resource = { type: string; id: string; attributes?: Record<string, Json> };
@@ -123,7 +133,11 @@ async function compareUpToTies(t: Json, b: Json, key: string, target: string): P
       continue;
     }
     const one = await answer(target, 'GET', { path: `/api/${r.type}/${r.id}` }, { accept: JSONAPI });
-    const d = firstDifference((one.body as { data: Json }).data, r, `$.data[${r.type}/${r.id}] (the target's GET /api/${r.type}/${r.id})`);
+    const d = firstDifference(
+      (one.body as { data: Json }).data,
+      r,
+      `$.data[${r.type}/${r.id}] (the target's GET /api/${r.type}/${r.id})`,
+    );
     if (d) return d;
   }
   return undefined;
@@ -137,7 +151,12 @@ export interface VerifyOptions {
 }
 
 /** Checks that both servers answer a scenario's example and the first requests of its sequence alike. */
-export async function verifyScenario(s: Scenario, target: string, baseline: string, o: VerifyOptions = {}): Promise<number> {
+export async function verifyScenario(
+  s: Scenario,
+  target: string,
+  baseline: string,
+  o: VerifyOptions = {},
+): Promise<number> {
   const requests: BenchRequest[] = [
     { path: s.path, ...(s.body ? { body: s.body } : {}) },
     ...Array.from({ length: o.samples ?? 6 }, (_, i) => s.request(i, 0)),
@@ -149,9 +168,16 @@ export async function verifyScenario(s: Scenario, target: string, baseline: stri
     if (s.writes) await o.reset?.();
     const b = await answer(baseline, s.method, r, headersOf(s));
     if (s.writes) await o.reset?.();
-    if (t.status !== s.status) throw new Error(`${at}: the target answered ${t.status}, not ${s.status}: ${JSON.stringify(t.body).slice(0, 400)}`);
-    if (b.status !== t.status) throw new Error(`${at}: the baseline answered ${b.status}, the target ${t.status}: ${JSON.stringify(b.body).slice(0, 400)}`);
-    if (t.location !== b.location) throw new Error(`${at}: Location differs: ${String(t.location)} vs ${String(b.location)}`);
+    if (t.status !== s.status)
+      throw new Error(
+        `${at}: the target answered ${t.status}, not ${s.status}: ${JSON.stringify(t.body).slice(0, 400)}`,
+      );
+    if (b.status !== t.status)
+      throw new Error(
+        `${at}: the baseline answered ${b.status}, the target ${t.status}: ${JSON.stringify(b.body).slice(0, 400)}`,
+      );
+    if (t.location !== b.location)
+      throw new Error(`${at}: Location differs: ${String(t.location)} vs ${String(b.location)}`);
     const diff = s.tiesBy ? await compareUpToTies(t.body, b.body, s.tiesBy, target) : firstDifference(t.body, b.body);
     if (diff) throw new Error(`${at}: the documents differ at ${diff}`);
   }

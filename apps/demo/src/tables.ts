@@ -16,7 +16,7 @@ const reference = (table: Knex.CreateTableBuilder, column: string, target: strin
 export const TABLES: readonly (readonly [string, Build])[] = [
   [
     'publishers',
-    (t, type) => {
+    (t, _type) => {
       t.increments('id');
       t.string('name', 100).notNullable();
       t.string('city', 100);

@@ -53,7 +53,6 @@ export interface CallResult {
   readonly status: number;
   readonly headers: Response['headers'];
   readonly text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly json: any;
 }
 

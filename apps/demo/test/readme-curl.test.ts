@@ -13,7 +13,7 @@ const run = promisify(execFile);
 const PORTS: Record<string, string> = { '8080': 'jsonapi', '8081': 'legacy' };
 
 /** Every `curl` command of the README's sh blocks, continuation lines joined, in reading order. */
-export function readmeCurlCommands(markdown: string): string[] {
+function readmeCurlCommands(markdown: string): string[] {
   const commands: string[] = [];
   for (const [, block] of markdown.matchAll(/```sh\n([\s\S]*?)```/g)) {
     const joined = block!.replace(/\\\n\s*/g, '');

@@ -90,7 +90,7 @@ describe('README: publishing your own models', function () {
       expect(res, stderr).to.not.equal(undefined);
       const doc = (await res!.json()) as { data: { attributes: { title: string } }[]; included: object[] };
       expect(res!.status).to.equal(200);
-      expect(doc.data[0].attributes.title).to.equal('Notes');
+      expect(doc.data[0]!.attributes.title).to.equal('Notes');
       expect(doc.included[0]).to.include({ type: 'authors', id: '1' });
     } finally {
       child.kill('SIGTERM');

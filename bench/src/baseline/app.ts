@@ -31,10 +31,17 @@ function ageAndTitle(params: URLSearchParams): { age: number; like: string } | u
   const text = params.get('filter[objects]');
   if (text === null) return undefined;
   const [has, like] = JSON.parse(text) ?? [];
-  if (has?.name !== 'author' || has.op !== 'has' || has.val?.name !== 'age' || has.val.op !== 'gt' || !Number.isInteger(has.val.val)) {
+  if (
+    has?.name !== 'author' ||
+    has.op !== 'has' ||
+    has.val?.name !== 'age' ||
+    has.val.op !== 'gt' ||
+    !Number.isInteger(has.val.val)
+  ) {
     throw new HttpError(400, 'unsupported filter');
   }
-  if (like?.name !== 'title' || like.op !== 'like' || typeof like.val !== 'string') throw new HttpError(400, 'unsupported filter');
+  if (like?.name !== 'title' || like.op !== 'like' || typeof like.val !== 'string')
+    throw new HttpError(400, 'unsupported filter');
   return { age: has.val.val, like: like.val };
 }
 
@@ -58,7 +65,10 @@ export function baselineApp(db: Driver): Koa {
       db.all(`select ${PERSON} from person order by id limit ? offset ?`, [size, (number - 1) * size]),
       count(db, 'select count(*) as n from person'),
     ]);
-    const links = await personLinks(db, rows.map((r) => r.id));
+    const links = await personLinks(
+      db,
+      rows.map((r) => r.id),
+    );
     const data = rows.map((p) => person(base, p, links.articles.get(String(p.id)), links.comments.get(String(p.id))));
     return { jsonapi: JSONAPI, data, links: pageLinks(url, number, size, total), meta: { total } };
   }
@@ -77,11 +87,19 @@ export function baselineApp(db: Driver): Koa {
     const params = filter === undefined ? [] : [filter.age, filter.like];
     const order = sort ? `a.publishtime ${descNullsLast}, a.id` : 'a.id';
     const [rows, total] = await Promise.all([
-      db.all(`select a.id, a.title, a.publishtime, a.author_id ${from} order by ${order} limit ? offset ?`, [...params, size, (number - 1) * size]),
+      db.all(`select a.id, a.title, a.publishtime, a.author_id ${from} order by ${order} limit ? offset ?`, [
+        ...params,
+        size,
+        (number - 1) * size,
+      ]),
       count(db, `select count(*) as n ${from}`, params),
     ]);
     const ids = rows.map((r) => r.id);
-    const doc: Record<string, unknown> = { jsonapi: JSONAPI, links: pageLinks(url, number, size, total), meta: { total } };
+    const doc: Record<string, unknown> = {
+      jsonapi: JSONAPI,
+      links: pageLinks(url, number, size, total),
+      meta: { total },
+    };
     if (!include) {
       const links = await articleLinks(db, ids);
       doc.data = rows.map((a) => article(base, a, links.comments.get(String(a.id)), links.tags.get(String(a.id))));
@@ -111,9 +129,22 @@ export function baselineApp(db: Driver): Koa {
     doc.data = rows.map((a) => {
       const mine = commentsByArticle.get(String(a.id)) ?? [];
       const author = a.author_id === null ? undefined : authorById.get(String(a.author_id));
-      if (author) add(`p${author.id}`, () => person(base, author, authorLinks.articles.get(String(author.id)), authorLinks.comments.get(String(author.id))));
+      if (author)
+        add(`p${author.id}`, () =>
+          person(
+            base,
+            author,
+            authorLinks.articles.get(String(author.id)),
+            authorLinks.comments.get(String(author.id)),
+          ),
+        );
       for (const c of mine) add(`c${c.id}`, () => comment(base, c));
-      return article(base, a, mine.map((c) => c.id), tags.get(String(a.id)));
+      return article(
+        base,
+        a,
+        mine.map((c) => c.id),
+        tags.get(String(a.id)),
+      );
     });
     doc.included = included;
     return doc;
@@ -123,14 +154,22 @@ export function baselineApp(db: Driver): Koa {
     const [row] = await db.all(`select ${ARTICLE} from article where id = ?`, [id]);
     if (!row) throw new HttpError(404, `article ${id} does not exist`);
     const links = await articleLinks(db, [id]);
-    return { jsonapi: JSONAPI, data: article(base, row, links.comments.get(String(id)), links.tags.get(String(id))), links: { self: url.toString() } };
+    return {
+      jsonapi: JSONAPI,
+      data: article(base, row, links.comments.get(String(id)), links.tags.get(String(id))),
+      links: { self: url.toString() },
+    };
   }
 
   async function personById(base: string, url: URL, id: number) {
     const [row] = await db.all(`select ${PERSON} from person where id = ?`, [id]);
     if (!row) throw new HttpError(404, `person ${id} does not exist`);
     const links = await personLinks(db, [id]);
-    return { jsonapi: JSONAPI, data: person(base, row, links.articles.get(String(id)), links.comments.get(String(id))), links: { self: url.toString() } };
+    return {
+      jsonapi: JSONAPI,
+      data: person(base, row, links.articles.get(String(id)), links.comments.get(String(id))),
+      links: { self: url.toString() },
+    };
   }
 
   async function articlesOfPerson(base: string, url: URL, id: number) {
@@ -138,10 +177,17 @@ export function baselineApp(db: Driver): Koa {
     const [owner] = await db.all('select id from person where id = ?', [id]);
     if (!owner) throw new HttpError(404, `person ${id} does not exist`);
     const [rows, total] = await Promise.all([
-      db.all(`select ${ARTICLE} from article where author_id = ? order by id limit ? offset ?`, [id, size, (number - 1) * size]),
+      db.all(`select ${ARTICLE} from article where author_id = ? order by id limit ? offset ?`, [
+        id,
+        size,
+        (number - 1) * size,
+      ]),
       count(db, 'select count(*) as n from article where author_id = ?', [id]),
     ]);
-    const links = await articleLinks(db, rows.map((r) => r.id));
+    const links = await articleLinks(
+      db,
+      rows.map((r) => r.id),
+    );
     const data = rows.map((a) => article(base, a, links.comments.get(String(a.id)), links.tags.get(String(a.id))));
     return { jsonapi: JSONAPI, data, links: pageLinks(url, number, size, total), meta: { total } };
   }
@@ -150,11 +196,15 @@ export function baselineApp(db: Driver): Koa {
     const allowed = new Set(['avg', 'sum', 'count', 'min', 'max']);
     const columns = new Set(['id', 'name', 'age', 'other', 'birthday', 'birth_datetime', 'bedtime']);
     const functions = JSON.parse(url.searchParams.get('functions') ?? '[]') as { name: string; field: string }[];
-    if (functions.some((f) => !allowed.has(f.name) || !columns.has(f.field))) throw new HttpError(400, 'unsupported function');
+    if (functions.some((f) => !allowed.has(f.name) || !columns.has(f.field)))
+      throw new HttpError(400, 'unsupported function');
     if (functions.length === 0) return { data: [] };
     // MySQL's avg of integers is a DECIMAL cut to 4 decimals; a double gives the full value the others give.
-    const arg = (f: { name: string; field: string }) => (db.kind === 'mysql' && f.name === 'avg' ? `${f.field} * 1e0` : f.field);
-    const [row] = await db.all(`select ${functions.map((f, i) => `${f.name}(${arg(f)}) as f${i}`).join(', ')} from person`);
+    const arg = (f: { name: string; field: string }) =>
+      db.kind === 'mysql' && f.name === 'avg' ? `${f.field} * 1e0` : f.field;
+    const [row] = await db.all(
+      `select ${functions.map((f, i) => `${f.name}(${arg(f)}) as f${i}`).join(', ')} from person`,
+    );
     const data = functions.map((f, i) => {
       const v = row![`f${i}`];
       if (v === null || v === undefined) return f.name === 'count' ? 0 : null;
@@ -169,11 +219,16 @@ export function baselineApp(db: Driver): Koa {
     const data = (await readJson(ctx)).data;
     if (data?.type !== 'tag' || data.id !== undefined) throw new HttpError(400, 'data must be a new tag');
     const a = data.attributes ?? {};
-    if (Object.keys(a).some((k) => k !== 'name') || typeof a.name !== 'string') throw new HttpError(400, 'a tag is its name');
+    if (Object.keys(a).some((k) => k !== 'name') || typeof a.name !== 'string')
+      throw new HttpError(400, 'a tag is its name');
     const resource = tag(base, await insertTag(db, a.name));
     ctx.status = 201;
     ctx.set('location', resource.links.self);
-    return { jsonapi: JSONAPI, data: { ...resource, meta: {}, jsonapi: JSONAPI }, links: { self: resource.links.self } };
+    return {
+      jsonapi: JSONAPI,
+      data: { ...resource, meta: {}, jsonapi: JSONAPI },
+      links: { self: resource.links.self },
+    };
   }
 
   const app = new Koa();
@@ -187,9 +242,12 @@ export function baselineApp(db: Driver): Koa {
       let doc: unknown;
       if (ctx.method === 'GET' && path === '/api/person') doc = await personList(base, url);
       else if (ctx.method === 'GET' && path === '/api/article') doc = await articleList(base, url);
-      else if (ctx.method === 'GET' && (m = /^\/api\/article\/(\d+)$/.exec(path))) doc = await articleById(base, url, Number(m[1]));
-      else if (ctx.method === 'GET' && (m = /^\/api\/person\/(\d+)$/.exec(path))) doc = await personById(base, url, Number(m[1]));
-      else if (ctx.method === 'GET' && (m = /^\/api\/person\/(\d+)\/articles$/.exec(path))) doc = await articlesOfPerson(base, url, Number(m[1]));
+      else if (ctx.method === 'GET' && (m = /^\/api\/article\/(\d+)$/.exec(path)))
+        doc = await articleById(base, url, Number(m[1]));
+      else if (ctx.method === 'GET' && (m = /^\/api\/person\/(\d+)$/.exec(path)))
+        doc = await personById(base, url, Number(m[1]));
+      else if (ctx.method === 'GET' && (m = /^\/api\/person\/(\d+)\/articles$/.exec(path)))
+        doc = await articlesOfPerson(base, url, Number(m[1]));
       else if (ctx.method === 'GET' && path === '/api/eval/person') doc = await evaluatePerson(url);
       else if (ctx.method === 'POST' && path === '/api/tag') doc = await createTag(ctx, base);
       else throw new HttpError(404, `nothing at ${path}`);
@@ -197,7 +255,10 @@ export function baselineApp(db: Driver): Koa {
     } catch (error) {
       const status = error instanceof HttpError ? error.status : error instanceof SyntaxError ? 400 : 500;
       ctx.status = status;
-      ctx.body = JSON.stringify({ jsonapi: JSONAPI, errors: [{ status: String(status), detail: (error as Error).message }] });
+      ctx.body = JSON.stringify({
+        jsonapi: JSONAPI,
+        errors: [{ status: String(status), detail: (error as Error).message }],
+      });
     }
     ctx.type = MEDIA;
   });

@@ -19,7 +19,8 @@ export function time(v: unknown): string | null {
   return frac ? `${s.slice(0, dot)}.${frac}` : s.slice(0, dot);
 }
 
-const ids = (type: string, list: readonly unknown[] | undefined) => (list ?? []).map((id) => ({ type, id: String(id) }));
+const ids = (type: string, list: readonly unknown[] | undefined) =>
+  (list ?? []).map((id) => ({ type, id: String(id) }));
 const one = (type: string, id: unknown) => (id === null || id === undefined ? null : { type, id: String(id) });
 
 function relationship(self: string, name: string, data: unknown) {
@@ -81,7 +82,13 @@ export function comment(base: string, c: Row) {
 /** A new tag: no article has it yet. */
 export function tag(base: string, t: Row) {
   const self = `${base}/tag/${t.id}`;
-  return { type: 'tag', id: String(t.id), attributes: { name: t.name }, relationships: { articles: relationship(self, 'articles', []) }, links: { self } };
+  return {
+    type: 'tag',
+    id: String(t.id),
+    attributes: { name: t.name },
+    relationships: { articles: relationship(self, 'articles', []) },
+    links: { self },
+  };
 }
 
 /** `page[number]` and `page[size]` set in the request's query; brackets stay readable as JSON:API writes them. */
@@ -90,7 +97,8 @@ function pageUrl(url: URL, number: number, size: number): string {
   params.set('page[number]', String(number));
   params.set('page[size]', String(size));
   const parts: string[] = [];
-  for (const [k, v] of params) parts.push(`${encodeURIComponent(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(v)}`);
+  for (const [k, v] of params)
+    parts.push(`${encodeURIComponent(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(v)}`);
   return `${url.origin}${url.pathname}?${parts.join('&')}`;
 }
 

@@ -21,7 +21,12 @@ function byOwner(rows: readonly Row[]): Map<string, unknown[]> {
 }
 
 /** Ids of the rows of `table` whose `column` is one of `owners`, by owner, in id order. */
-export async function idsBy(db: Driver, table: string, column: string, owners: readonly unknown[]): Promise<Map<string, unknown[]>> {
+export async function idsBy(
+  db: Driver,
+  table: string,
+  column: string,
+  owners: readonly unknown[],
+): Promise<Map<string, unknown[]>> {
   if (owners.length === 0) return new Map();
   const sql = `select ${column} as owner, id from ${table} where ${column} in (${placeholders(owners.length)}) order by id`;
   return byOwner(await db.all(sql, owners));
@@ -41,7 +46,10 @@ export async function rowsByIds(db: Driver, table: string, columns: string, ids:
 
 export async function commentsOf(db: Driver, articles: readonly unknown[]): Promise<Row[]> {
   if (articles.length === 0) return [];
-  return db.all(`select ${COMMENT} from comment where article_id in (${placeholders(articles.length)}) order by id`, articles);
+  return db.all(
+    `select ${COMMENT} from comment where article_id in (${placeholders(articles.length)}) order by id`,
+    articles,
+  );
 }
 
 export async function count(db: Driver, sql: string, params: readonly unknown[] = []): Promise<number> {
@@ -57,7 +65,10 @@ export async function articleLinks(db: Driver, ids: readonly unknown[]) {
 
 /** The linkage a person shows: its articles and comments. */
 export async function personLinks(db: Driver, ids: readonly unknown[]) {
-  const [articles, comments] = await Promise.all([idsBy(db, 'article', 'author_id', ids), idsBy(db, 'comment', 'author_id', ids)]);
+  const [articles, comments] = await Promise.all([
+    idsBy(db, 'article', 'author_id', ids),
+    idsBy(db, 'comment', 'author_id', ids),
+  ]);
   return { articles, comments };
 }
 

@@ -41,7 +41,9 @@ if (cluster.isPrimary && workers > 1) {
     connect: { log, ...pool },
     api: {
       onUnexpectedError: (e: unknown) =>
-        process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'request failed with 500', cause: e instanceof Error ? `${e.name}: ${e.message}` : String(e) })}\n`),
+        process.stderr.write(
+          `${JSON.stringify({ level: 'error', msg: 'request failed with 500', cause: e instanceof Error ? `${e.name}: ${e.message}` : String(e) })}\n`,
+        ),
     },
   });
   if (cluster.isPrimary) process.stdout.write(line);

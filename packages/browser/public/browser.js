@@ -38,7 +38,7 @@ function typed(field, text) {
   const t = text.trim();
   if (!field) return t;
   if (field.type === 'integer' || field.type === 'number' || field.type === 'interval')
-    return t === '' || isNaN(Number(t)) ? t : Number(t);
+    return t === '' || Number.isNaN(Number(t)) ? t : Number(t);
   if (field.type === 'boolean') return t === 'true' ? true : t === 'false' ? false : t;
   return text;
 }
@@ -283,7 +283,7 @@ async function start() {
     navigate(new URL($('request-url').value, location.origin).href);
   });
   window.addEventListener('popstate', (e) => {
-    if (e.state && e.state.url) navigate(e.state.url, false);
+    if (e.state?.url) navigate(e.state.url, false);
   });
   const first = state.api.collections[0];
   if (first) chooseCollection(first);

@@ -11,7 +11,10 @@ export function jsonErrorOffset(text: string): number | undefined {
     throw i;
   };
   const literal = (word: string) => {
-    for (const ch of word) if (text[i++] !== ch) i--, fail();
+    for (const ch of word) {
+      if (text[i] !== ch) fail();
+      i++;
+    }
   };
   const string = () => {
     if (text[i] !== '"') fail();
@@ -20,7 +23,10 @@ export function jsonErrorOffset(text: string): number | undefined {
       if (text[i] === '\\') {
         i++;
         if (text[i] === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) i++, fail();
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) {
+            i++;
+            fail();
+          }
           i += 4;
         } else if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) fail();
       }
@@ -50,10 +56,15 @@ export function jsonErrorOffset(text: string): number | undefined {
         i++;
       }
     }
-    if (ch === '"') return string();
-    if (ch === 't') return literal('true');
-    if (ch === 'f') return literal('false');
-    if (ch === 'n') return literal('null');
+    if (ch === '"') {
+      string();
+      return;
+    }
+    const word = ch === 't' ? 'true' : ch === 'f' ? 'false' : ch === 'n' ? 'null' : undefined;
+    if (word) {
+      literal(word);
+      return;
+    }
     const number = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
     if (!number) fail();
     i += number![0].length;

@@ -30,7 +30,7 @@ const listOf =
   (item: Check): Check =>
   (v, path) => {
     if (!Array.isArray(v)) return fail(path, `must be a list, not ${JSON.stringify(v)}`);
-    v.forEach((x, i) => item(x, `${path}[${i}]`));
+    for (const [i, x] of v.entries()) item(x, `${path}[${i}]`);
   };
 const mapOf =
   (entry: Check): Check =>

@@ -69,7 +69,7 @@ function quality(ranges: readonly MediaRange[], type: string): number {
  * allows it and the client names it; else 406.
  */
 export function chooseResponseType(request: HttpRequest, alsoJson: boolean): string {
-  const header = request.headers['accept'];
+  const header = request.headers.accept;
   if (!header) return JSONAPI_MEDIA_TYPE;
   const ranges = parseRanges(header);
   const jsonapi = ranges.filter((r) => r.type === JSONAPI_MEDIA_TYPE && r.q > 0);

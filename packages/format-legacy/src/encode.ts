@@ -27,7 +27,7 @@ export function encodeResult(request: HttpRequest, operation: Operation, result:
       // One member per function, `<name>__<field>`, in request order; none requested is the empty object.
       const body: Record<string, unknown> = {};
       if (operation.kind === 'evaluate')
-        operation.functions.forEach((f, i) => (body[`${f.name}__${f.column}`] = result.values[i]));
+        for (const [i, f] of operation.functions.entries()) body[`${f.name}__${f.column}`] = result.values[i];
       return json(200, body);
     }
     case 'count':

@@ -4,7 +4,7 @@
  */
 const NOT_IN_URI = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/gu;
 
-function escape(character: string): string {
+function percentEncode(character: string): string {
   try {
     return encodeURIComponent(character);
   } catch {
@@ -19,5 +19,5 @@ function escape(character: string): string {
  */
 export function rfc3986Uri(text: string): string {
   NOT_IN_URI.lastIndex = 0;
-  return NOT_IN_URI.test(text) ? text.replace(NOT_IN_URI, escape) : text;
+  return NOT_IN_URI.test(text) ? text.replace(NOT_IN_URI, percentEncode) : text;
 }

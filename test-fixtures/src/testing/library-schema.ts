@@ -80,5 +80,7 @@ const ROWS: readonly string[] = [
 
 /** Creates the library's tables and view on an empty database, and fills them. */
 export async function createLibrary(knex: Knex, kind: DatabaseKind): Promise<void> {
-  for (const statement of [...DDL[kind], VIEW, ...ROWS]) await knex.raw(statement);
+  const ddl = DDL[kind];
+  if (!ddl) throw new Error(`the library schema has no DDL for ${kind}`);
+  for (const statement of [...ddl, VIEW, ...ROWS]) await knex.raw(statement);
 }

@@ -39,7 +39,10 @@ if (testedKinds().includes('sqlite'))
       try {
         let out = '';
         await new Promise<void>((resolve, reject) => {
-          child.stdout!.on('data', (c: Buffer) => ((out += c), out.includes('listening on') && resolve()));
+          child.stdout!.on('data', (c: Buffer) => {
+            out += c;
+            if (out.includes('listening on')) resolve();
+          });
           child.on('exit', () => reject(new Error(`the server stopped: ${out}`)));
         });
         const origin = `http://127.0.0.1:${port}`;

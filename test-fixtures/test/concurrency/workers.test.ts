@@ -65,7 +65,10 @@ for (const kind of testedKinds()) {
       );
       let out = '';
       await new Promise<void>((resolve, reject) => {
-        child!.stdout!.on('data', (c: Buffer) => ((out += c), out.includes('listening on') && resolve()));
+        child!.stdout!.on('data', (c: Buffer) => {
+          out += c;
+          if (out.includes('listening on')) resolve();
+        });
         child!.on('exit', () => reject(new Error(`the server stopped: ${out}`)));
       });
       origin = `http://127.0.0.1:${port}`;
@@ -88,7 +91,7 @@ for (const kind of testedKinds()) {
         '/api/person?sort=-age&include=articles',
         '/api/article/1?include=author,tags',
         '/api/person/1/articles',
-        '/api/eval/person?functions=' + encodeURIComponent('[{"name":"count","field":"id"}]'),
+        `/api/eval/person?functions=${encodeURIComponent('[{"name":"count","field":"id"}]')}`,
       ]) {
         const answers = await Promise.all(Array.from({ length: 4 * WORKERS }, () => request(origin, 'GET', path)));
         expect(answers.map((a) => a.status)).to.deep.equal(answers.map(() => 200));

@@ -69,7 +69,7 @@ function evaluation(collection: string): fc.Arbitrary<unknown> {
 
 const pair = (name: string) => (v: string) => [name, v] as [string, string];
 
-function parameter(collection: string, q: fc.Arbitrary<unknown>): fc.Arbitrary<[string, string]> {
+function parameter(_collection: string, q: fc.Arbitrary<unknown>): fc.Arbitrary<[string, string]> {
   return fc.oneof(
     { weight: 6, arbitrary: jsonText(q).map(pair('q')) },
     { weight: 2, arbitrary: fc.tuple(fc.constantFrom('page', 'results_per_page'), pageNumber) },

@@ -50,7 +50,7 @@ export const IDS = [
   '9007199254740993',
 ] as const;
 export const FIELD_PATHS = (separator: string) =>
-  ['author', 'article', 'article' + separator + 'author', 'comments', 'tags', 'articles'].flatMap((p) =>
+  ['author', 'article', `article${separator}author`, 'comments', 'tags', 'articles'].flatMap((p) =>
     ['name', 'title', 'id', 'age', 'content'].map((c) => `${p}${separator}${c}`),
   );
 

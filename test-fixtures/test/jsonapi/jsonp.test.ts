@@ -72,7 +72,7 @@ const CASES: JsonpCase[] = [
   },
   {
     name: 'a filtered single resource',
-    path: '/api/person?filter[single]=1&filter[objects]=' + encodeURIComponent('[{"name":"id","op":"==","val":2}]'),
+    path: `/api/person?filter[single]=1&filter[objects]=${encodeURIComponent('[{"name":"id","op":"==","val":2}]')}`,
     callback: 'handle',
     status: 200,
     check: (d) => expect(d.data.id).to.equal('2'),

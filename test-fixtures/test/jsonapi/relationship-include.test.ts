@@ -20,8 +20,9 @@ const includedKeys = (body: { included?: Included[] }): string[] => (body.includ
 /** Full linkage (JSON:API 1.0): every included resource is identified by the primary linkage or by another included resource. */
 function expectFullLinkage(body: { data: Identifier | Identifier[] | null; included?: Included[] }): void {
   const linked = new Set<string>();
-  const add = (d: Identifier | Identifier[] | null | undefined) =>
-    (d ? (Array.isArray(d) ? d : [d]) : []).forEach((r) => linked.add(key(r)));
+  const add = (d: Identifier | Identifier[] | null | undefined) => {
+    for (const r of d ? (Array.isArray(d) ? d : [d]) : []) linked.add(key(r));
+  };
   add(body.data);
   for (const r of body.included ?? []) for (const rel of Object.values(r.relationships ?? {})) add(rel.data);
   for (const r of body.included ?? [])

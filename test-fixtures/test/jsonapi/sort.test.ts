@@ -37,7 +37,7 @@ const STANDARD_CASES: SortCase[] = [
   s('another to-one path', '/api/comment?sort=author.name', [4, 3, 2, 1]),
   s(
     'with a filter and paging',
-    '/api/person?sort=-age&page[size]=2&filter[objects]=' + encodeURIComponent('[{"name":"age","op":"is_not_null"}]'),
+    `/api/person?sort=-age&page[size]=2&filter[objects]=${encodeURIComponent('[{"name":"age","op":"is_not_null"}]')}`,
     [4, 1],
   ),
   s('on the second page', '/api/person?sort=-age&page[size]=2&page[number]=2', [5, 2]),

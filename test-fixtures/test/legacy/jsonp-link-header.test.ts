@@ -10,7 +10,7 @@ const EXTRA_LINKS = [
 ].join(', ');
 
 const addLinks = (response: HttpResponse): HttpResponse => {
-  const link = response.headers['link'];
+  const link = response.headers.link;
   return { ...response, headers: { ...response.headers, link: link ? `${link}, ${EXTRA_LINKS}` : EXTRA_LINKS } };
 };
 

@@ -87,14 +87,14 @@ for (const formatName of FORMAT_NAMES) {
               ...new Set(Object.values(op.responses).flatMap((r) => Object.keys(r.content ?? {}))),
             ].filter((m) => !m.includes('javascript'));
             const bodyType = op.requestBody ? Object.keys(op.requestBody.content)[0]! : undefined;
-            const valueOf = (p: Parameter) =>
+            const parameterValue = (p: Parameter) =>
               p.content
                 ? (Object.values(p.content)[0]!.example ?? validValue(Object.values(p.content)[0]!.schema, doc))
                 : validValue(p.schema ?? {}, doc);
             const baseline: Request = {
               query: parameters
                 .filter((p) => p.required && p.in === 'query')
-                .map((p) => [p.name, parameterText(p, valueOf(p))]),
+                .map((p) => [p.name, parameterText(p, parameterValue(p))]),
               headers: { accept: accept.join(', ') || '*/*' },
               ...(bodyType ? { body: validValue(op.requestBody!.content[bodyType]!.schema, doc) } : {}),
             };
@@ -139,7 +139,7 @@ for (const formatName of FORMAT_NAMES) {
                 p.in === 'header'
                   ? { ...baseline, headers: { ...baseline.headers, [p.name]: value } }
                   : { ...baseline, query: [...baseline.query.filter(([n]) => n !== p.name), [p.name, value]] };
-              if (!p.required) await send(set(parameterText(p, valueOf(p))));
+              if (!p.required) await send(set(parameterText(p, parameterValue(p))));
               const schema = p.content ? Object.values(p.content)[0]!.schema : (p.schema ?? {});
               for (const { value } of memberVariants(schema, doc)) await send(set(parameterText(p, value)));
               for (const { value, why } of invalidValues(schema, doc, (v) => check(schema, v) !== undefined))

@@ -118,7 +118,7 @@ export class Writer {
     const keys = existing.map((r) => keyValue(target.model, r.id, target.name));
     if (keys.length) {
       const found = await this.run(trx, this.compiler.existingKeys(target.model, keys));
-      const missing = existing.find((r, i) => !found.has(String(keys[i])));
+      const missing = existing.find((_r, i) => !found.has(String(keys[i])));
       if (missing) throw ApiError.notFound(`${rel.name}: ${target.name} ${missing.id} does not exist`);
     }
     const out: Key[] = [];

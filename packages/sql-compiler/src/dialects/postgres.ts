@@ -156,8 +156,7 @@ export const postgres: Dialect = {
   },
   execute(connection, sql, bindings) {
     // Named by nameStatements, like every statement of the connection. The callback form, as knex uses it:
-    // node-postgres's promise form kept results alive longer (resident memory under the include scenario
-    // of the bench: 112 MB with callbacks, 160–210 MB with promises).
+    // node-postgres's promise form kept results alive longer (measured in docs/performance.md).
     return new Promise((resolve, reject) => {
       (connection as PgConnection).query({ text: sql, values: bindings }, (err: unknown, result: PgResult) => {
         if (err) reject(err);

@@ -37,7 +37,11 @@ export async function scratchDatabase(name: string): Promise<ScratchDatabase> {
   if (!dialect.createDatabase) {
     const dir = mkdtempSync(join(tmpdir(), 'colapi-sql-'));
     const database = connect(`${dialect.schemes[0]}${join(dir, `${db}.db`)}`);
-    return { database, drop: async () => (await disconnect(database), rmSync(dir, { recursive: true, force: true })) };
+    const drop = async () => {
+      await disconnect(database);
+      rmSync(dir, { recursive: true, force: true });
+    };
+    return { database, drop };
   }
   const server = SERVERS[name]!;
   const admin = connect(server, { pool: { min: 0, max: 1 }, acquireConnectionTimeout: 5000 });
