@@ -162,7 +162,7 @@ async function main(): Promise<void> {
   const profile = o.cpuProf ? summariseProfile(o.cpuProf) : undefined;
   const report: BenchReport = {
     db: o.db,
-    baseline: o.baseline === 'floor' ? 'floor (../shared/bench/floor-server.mjs)' : 'own (bench/src/baseline)',
+    baseline: floor ? `floor (${floor}/floor-server.mjs)` : 'own (bench/src/baseline)',
     date: new Date().toISOString(),
     node: process.version,
     cpus: cpus().length,
