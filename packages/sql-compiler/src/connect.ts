@@ -45,14 +45,19 @@ export interface ConnectOptions extends Partial<Knex.Config> {
 /** Opens a knex pool for a database URL (postgres://, mysql://, sqlite:) with its dialect's settings. */
 export function connect(databaseUrl: string, options: ConnectOptions = {}): Database {
   const { replicas = [], replicaPolicy, ...single } = options;
+  if (replicas.length > 0) {
+    // Refused before any pool opens: a refusal after would leave pools nobody can close.
+    const dialect = dialectForUrl(databaseUrlOptions(databaseUrl).url);
+    if (!dialect.replicaLag) throw new Error(`${dialect.name} cannot serve reads from replicas`);
+    for (const url of replicas) {
+      if (dialectForUrl(databaseUrlOptions(url).url) !== dialect) {
+        throw new Error(`the replica ${redactUrl(url)} is not a ${dialect.name} database`);
+      }
+    }
+  }
   const primary = connectOne(databaseUrl, single);
   if (replicas.length === 0) return primary;
-  const pools = replicas.map((url) => {
-    const replica = connectOne(url, single);
-    if (replica.dialect !== primary.dialect)
-      throw new Error(`the replica ${redactUrl(url)} is not a ${primary.dialect.name} database`);
-    return { url, knex: replica.knex };
-  });
+  const pools = replicas.map((url) => ({ url, knex: connectOne(url, single).knex }));
   return { ...primary, replicas: new ReplicaSet(primary.dialect, pools, replicaPolicy) };
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { sqlite, type Dialect } from '../src/index.js';
+import { connect, sqlite, type Dialect } from '../src/index.js';
 import { ReplicaSet, type ReplicaChange } from '../src/replica-set.js';
 
 /** Replicas whose lag the test scripts: a number is a lag in ms, an Error a failed check. */
@@ -98,5 +98,16 @@ describe('ReplicaSet', () => {
 
   it('refuses a dialect that has no replicas', () => {
     expect(() => new ReplicaSet(sqlite, [])).to.throw(/cannot serve reads from replicas/);
+  });
+});
+
+describe('connect() with replicas', () => {
+  it('refuses replicas for SQLite, and a replica of another database, before opening any pool', () => {
+    expect(() => connect('sqlite::memory:', { replicas: ['sqlite:/tmp/r.sqlite'] })).to.throw(
+      /sqlite cannot serve reads from replicas/,
+    );
+    expect(() => connect('postgres://u:secret@h/db', { replicas: ['mysql://u:secret@h/db'] })).to.throw(
+      'the replica mysql://u:***@h/db is not a postgres database',
+    );
   });
 });
