@@ -3,6 +3,7 @@ import type { ConnectOptions } from '@colapi/sql-compiler';
 import { startConformanceTarget, type ConformanceTarget } from '../conformance-app.js';
 import { createTestDatabase, testedKinds, type DatabaseKind, type TestDatabase } from './databases.js';
 import { HttpClient } from './http-client.js';
+import { checkJsonApiAnswersInEachTest, watchJsonApiAnswers } from './schema-watch.js';
 import { seed, STANDARD_DATA, type SeedData } from './seed.js';
 
 export interface TestTarget {
@@ -24,6 +25,7 @@ async function start(kind: DatabaseKind, format: string, api?: Partial<ApiOption
     ...(api ? { api } : {}),
     ...(connect ? { connect } : {}),
   });
+  watchJsonApiAnswers(target.server);
   return { db, target };
 }
 
@@ -105,6 +107,9 @@ export async function closeAllTargets(): Promise<void> {
     await s.db.drop().catch(() => undefined);
   }
 }
+
+// Each JSON:API answer of the servers above, whoever asked for it, is held to the JSON:API 1.0 schema.
+checkJsonApiAnswersInEachTest();
 
 // Dropping a database waits for its last connections; on a loaded machine that takes more than a test's time.
 if (typeof after === 'function') {

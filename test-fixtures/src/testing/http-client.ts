@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { assertJsonApiDocument } from './jsonapi-schema.js';
 
 /** A response as tests read it: the body parsed as JSON when it is JSON. */
 export interface TestResponse {
@@ -16,7 +17,11 @@ export interface RequestOptions {
   readonly timeout?: number;
 }
 
-/** Talks HTTP to a real server, with the media types of one wire format as defaults. */
+/**
+ * Talks HTTP to a real server, with the media types of one wire format as defaults. Every JSON:API answer
+ * (Content-Type application/vnd.api+json) is held to the JSON:API 1.0 schema: one it refuses makes the
+ * request throw a JsonApiSchemaViolation naming the schema errors and the body, which fails the test.
+ */
 export class HttpClient {
   constructor(
     readonly origin: string,
@@ -44,6 +49,7 @@ export class HttpClient {
     } catch {
       parsed = undefined;
     }
+    assertJsonApiDocument({ method, path, status: res.status, contentType: res.headers.get('content-type'), text });
     return { status: res.status, headers: res.headers, text, body: parsed };
   }
 
@@ -71,6 +77,18 @@ export class HttpClient {
               body = text ? JSON.parse(text) : undefined;
             } catch {
               body = undefined;
+            }
+            try {
+              assertJsonApiDocument({
+                method: 'GET',
+                path,
+                status: res.statusCode ?? 0,
+                contentType: headers.get('content-type'),
+                text,
+              });
+            } catch (violation) {
+              reject(violation);
+              return;
             }
             resolve({ status: res.statusCode ?? 0, headers, text, body });
           });
