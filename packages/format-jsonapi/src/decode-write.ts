@@ -16,6 +16,8 @@ import { attributeNames } from './resource-object.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const bad = (detail: string, pointer: string) => ApiError.badRequest(detail, { pointer });
+/** A member name as one reference token of a JSON Pointer (RFC 6901 §3): `~` is `~0`, `/` is `~1`. */
+const token = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The top-level `data` member of a request document. */
 function primaryData(body: unknown): unknown {
@@ -77,14 +79,14 @@ function resourceWrite(
   update: boolean,
 ): ResourceWrite {
   const unknown = Object.keys(data).find((k) => !RESOURCE_MEMBERS.has(k));
-  if (unknown) throw bad(`"${unknown}" is not a member of a resource object`, `/data/${unknown}`);
+  if (unknown) throw bad(`"${unknown}" is not a member of a resource object`, `/data/${token(unknown)}`);
   const attributes = data.attributes ?? {};
   if (!isObject(attributes)) throw bad('attributes must be an object', '/data/attributes');
   const writable = new Set(attributeNames(collection));
   const fks = foreignKeyColumns(collection.model);
   const values = decodeWriteValues(collection, attributes, {
     writable,
-    sourceOf: (name) => ({ pointer: `/data/attributes/${name}` }),
+    sourceOf: (name) => ({ pointer: `/data/attributes/${token(name)}` }),
     hint: (name) => {
       if (name === collection.model.key)
         return `"${name}" is the resource's identity: it goes in data.id, never in attributes`;
@@ -100,7 +102,7 @@ function resourceWrite(
   const rels = data.relationships ?? {};
   if (!isObject(rels)) throw bad('relationships must be an object', '/data/relationships');
   for (const [name, value] of Object.entries(rels)) {
-    const pointer = `/data/relationships/${name}`;
+    const pointer = `/data/relationships/${token(name)}`;
     const rel = collection.relationships.get(name);
     if (!rel) throw bad(`"${name}" is not a relationship of ${collection.name}`, pointer);
     if (!isObject(value) || !('data' in value)) throw bad('a relationship must be an object with data', pointer);
