@@ -24,6 +24,7 @@ let checkers: Checkers | undefined;
 /** Compiled once per process, on the first JSON:API body. */
 function compiled(): Checkers {
   if (checkers) return checkers;
+  // Not strict: the schema leaves `type: "object"` out beside `properties` and `required` (Ajv's strictTypes).
   const ajv = new Ajv.default({ allErrors: true, strict: false });
   ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
   // Formats as jsonapi-validator's own Validator checks them (Ajv's "fast" formats): a link's `page[size]`
@@ -36,9 +37,6 @@ function compiled(): Checkers {
   };
   return checkers;
 }
-
-/** The file the schema is read from (for messages and the report). */
-export const jsonApiSchemaFile = (): string => require.resolve('jsonapi-validator/lib/schema.json');
 
 /** What a check needs to know of one exchange. */
 export interface ExchangeToCheck {
@@ -93,9 +91,10 @@ const EVALUATION_PATH = /^\/api\/eval\/[^/?#]+(?:[?#]|$)/;
  * The members the project's specification (shared/spec/collection-api.md) mandates although the schema
  * refuses them, taken out of a copy of the document; each is checked against what the specification says
  * of it instead. Three (docs/decisions.md):
- * - a top-level `links.prev` or `links.next` that is null beside a list of resources: "Collection document (Format A)" makes them
- *   "string or null, null when no such page exists", as JSON:API 1.0 itself does (a link that is not
- *   available is omitted or null); the revision of the schema in jsonapi-validator refuses the null;
+ * - a top-level `links.prev` or `links.next` that is null beside a list of resources: "Collection document
+ *   (Format A)" makes them "string or null, null when no such page exists", as JSON:API 1.0 itself does (a
+ *   link that is not available is omitted or null); the revision of the schema in jsonapi-validator refuses
+ *   the null;
  * - `jsonapi` inside the resource object of a create answer (POST, 201): "Resource object (Format A)" says
  *   it is present in create responses and has `version`;
  * - the `data` of a function evaluation answer (GET /api/eval/<collection>, 200): "Function evaluation
