@@ -7,5 +7,11 @@ export { tableDigest } from './digest.js';
 export { findLeak, stringsOf } from './leaks.js';
 export { createLibrary } from './library-schema.js';
 export { mustReachDatabases, testDatabaseOrSkip } from './database-or-skip.js';
-export { assertJsonApiDocument, isJsonApiContentType, jsonApiViolation, JsonApiSchemaViolation, type ExchangeToCheck } from './jsonapi-schema.js';
+export {
+  assertJsonApiDocument,
+  isJsonApiContentType,
+  jsonApiViolation,
+  JsonApiSchemaViolation,
+  type ExchangeToCheck,
+} from './jsonapi-schema.js';
 export { watchJsonApiAnswers } from './schema-watch.js';

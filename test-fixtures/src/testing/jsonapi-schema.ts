@@ -65,13 +65,17 @@ function valueAt(document: unknown, pointer: string): unknown {
   return value;
 }
 
-const excerpt = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
+const excerpt = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 
 /** The schema's complaints, one line per place in the document, with the value found there. */
 function describeErrors(document: unknown, errors: readonly ErrorObject[] | null | undefined): string {
   const byPlace = new Map<string, Set<string>>();
   for (const e of errors ?? []) {
-    const params = e.keyword === 'additionalProperties' || e.keyword === 'required' || e.keyword === 'format' ? ` ${JSON.stringify(e.params)}` : '';
+    const params =
+      e.keyword === 'additionalProperties' || e.keyword === 'required' || e.keyword === 'format'
+        ? ` ${JSON.stringify(e.params)}`
+        : '';
     const place = e.instancePath;
     if (!byPlace.has(place)) byPlace.set(place, new Set());
     byPlace.get(place)!.add(`${e.message ?? e.keyword}${params} [${e.schemaPath}]`);
@@ -105,7 +109,11 @@ function withoutMandatedMembers(exchange: ExchangeToCheck, parsed: unknown): { d
   const problems: string[] = [];
   if (!isObject(parsed)) return { document: parsed, problems };
   let document = parsed;
-  if (Array.isArray(document.data) && isObject(document.links) && (document.links.prev === null || document.links.next === null)) {
+  if (
+    Array.isArray(document.data) &&
+    isObject(document.links) &&
+    (document.links.prev === null || document.links.next === null)
+  ) {
     const links = { ...document.links };
     if (links.prev === null) delete links.prev;
     if (links.next === null) delete links.next;
@@ -113,15 +121,20 @@ function withoutMandatedMembers(exchange: ExchangeToCheck, parsed: unknown): { d
   }
   const method = exchange.method.toUpperCase();
   if (method === 'GET' && exchange.status === 200 && EVALUATION_PATH.test(exchange.path) && 'data' in document) {
-    if (!Array.isArray(document.data)) problems.push(`/data of a function evaluation is ${JSON.stringify(document.data)}, not a list of results`);
-    else if (document.data.some((v) => typeof v === 'object' && v !== null)) problems.push('/data of a function evaluation holds an object or a list, not only result values');
+    if (!Array.isArray(document.data))
+      problems.push(`/data of a function evaluation is ${JSON.stringify(document.data)}, not a list of results`);
+    else if (document.data.some((v) => typeof v === 'object' && v !== null))
+      problems.push('/data of a function evaluation holds an object or a list, not only result values');
     return { document: { ...document, data: [] }, problems };
   }
-  if (method !== 'POST' || exchange.status !== 201 || !isObject(document.data) || !('jsonapi' in document.data)) return { document, problems };
+  if (method !== 'POST' || exchange.status !== 201 || !isObject(document.data) || !('jsonapi' in document.data))
+    return { document, problems };
   const data = document.data;
   const { jsonapiObject } = compiled();
-  if (!jsonapiObject(data.jsonapi)) problems.push(`/data/jsonapi: ${describeErrors(data.jsonapi, jsonapiObject.errors)}`);
-  else if (typeof (data.jsonapi as { version?: unknown }).version !== 'string') problems.push('/data/jsonapi has no version');
+  if (!jsonapiObject(data.jsonapi))
+    problems.push(`/data/jsonapi: ${describeErrors(data.jsonapi, jsonapiObject.errors)}`);
+  else if (typeof (data.jsonapi as { version?: unknown }).version !== 'string')
+    problems.push('/data/jsonapi has no version');
   const { jsonapi: _mandated, ...rest } = data;
   return { document: { ...document, data: rest }, problems };
 }

@@ -13,7 +13,8 @@ const noted: string[] = [];
 type Chunk = string | Uint8Array;
 
 function bytesOf(chunk: unknown, encoding: unknown): Buffer | undefined {
-  if (typeof chunk === 'string') return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+  if (typeof chunk === 'string')
+    return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
   if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   return undefined;
 }
@@ -38,7 +39,11 @@ function watchExchange(req: IncomingMessage, res: ServerResponse): void {
       method: req.method ?? 'GET',
       path: req.url ?? '',
       status: res.statusCode,
-      contentType: Array.isArray(contentType) ? contentType.join(', ') : contentType === undefined ? undefined : String(contentType),
+      contentType: Array.isArray(contentType)
+        ? contentType.join(', ')
+        : contentType === undefined
+          ? undefined
+          : String(contentType),
       text: Buffer.concat(chunks).toString('utf8'),
     });
     if (violation) noted.push(violation);
@@ -83,7 +88,9 @@ function wrapCurrentTest(this: Mocha.Context): void {
     }
     const violations = noted.splice(0);
     if (violations.length && !(failure instanceof JsonApiSchemaViolation)) {
-      const own = failed ? `\n\nThe test failed on its own too: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}` : '';
+      const own = failed
+        ? `\n\nThe test failed on its own too: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}`
+        : '';
       throw new JsonApiSchemaViolation(`${report(violations)}${own}`);
     }
     if (failed) throw failure;
