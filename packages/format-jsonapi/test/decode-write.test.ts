@@ -188,6 +188,13 @@ describe('Format A decode: writes', () => {
           detail: '"attribute" is not a member of a resource object',
         },
         {
+          name: 'a member whose name needs JSON Pointer escapes (~ and /)',
+          body: { data: { type: 'person', 'a~b/c': 1 } },
+          status: 400,
+          pointer: '/data/a~0b~1c',
+          detail: '"a~b/c" is not a member of a resource object',
+        },
+        {
           name: 'attributes that are no object',
           body: { data: { type: 'person', attributes: ['A'] } },
           status: 400,
