@@ -3,10 +3,8 @@ import { HttpClient, seed, STANDARD_DATA, testedKinds } from '@colapi/test-fixtu
 import type { HookContext } from '@colapi/server-koa';
 import { connect } from '@colapi/sql-compiler';
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sessionTimeouts } from '../shared/session-timeouts.js';
+import { Topology } from './topology.js';
 
 /**
  * Behind a transaction-mode pooler (Debian's PgBouncer, from tools/pg-topology), named statements break:
@@ -14,26 +12,6 @@ import { sessionTimeouts } from '../shared/session-timeouts.js';
  * every such failure tells the client and the operator's log which setting fixes it; with
  * `prepared_statements=false` in the URL the same load is answered in full.
  */
-const TOPOLOGY = join(dirname(fileURLToPath(import.meta.url)), '../../../tools/pg-topology/topology.sh');
-const topology = (command: string) =>
-  execFileSync('bash', [TOPOLOGY, command], { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
-const running = () => {
-  try {
-    topology('status');
-    return true;
-  } catch {
-    return false;
-  }
-};
-const hasPgBouncer = () => {
-  try {
-    execFileSync('sh', ['-c', 'command -v pgbouncer'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** Requests in waves of concurrent ones, so that the pooler hands server connections from client to client. */
 async function load(http: HttpClient, waves: number, width: number): Promise<{ status: number; body: unknown }[]> {
   const answers: { status: number; body: unknown }[] = [];
@@ -54,36 +32,21 @@ async function slowWhenAsked(_op: unknown, context: HookContext): Promise<void> 
 if (testedKinds().includes('postgres')) {
   describe('PostgreSQL behind PgBouncer in transaction mode', function () {
     this.timeout(120_000);
-    let startedHere = false;
-    let env: Record<string, string> = {};
+    const topology = new Topology();
     const targets: ConformanceTarget[] = [];
     const name = `colapi_pool_${process.pid}`;
     const unexpected: unknown[] = [];
 
     before(async function () {
-      if (process.getuid?.() !== 0 || !hasPgBouncer()) {
-        if (process.env.CI === 'true')
-          throw new Error('the pooler test needs root and pgbouncer (.ci/run installs it)');
-        console.warn('  ! not root or no pgbouncer: skipping the pooler test');
-        this.skip();
-      }
-      if (!running()) {
-        topology('up');
-        startedHere = true;
-      }
-      env = Object.fromEntries(
-        topology('env')
-          .trim()
-          .split('\n')
-          .map((l) => l.split('=') as [string, string]),
-      );
-      const admin = connect(env.PG_PRIMARY_URL!, { pool: { min: 0, max: 1 } });
+      if (!topology.available(this)) return;
+      topology.up();
+      const admin = connect(topology.env.PG_PRIMARY_URL!, { pool: { min: 0, max: 1 } });
       await admin.knex.raw(`drop database if exists ${name}`);
       await admin.knex.raw(`create database ${name}`);
       await admin.knex.destroy();
       // Tables and rows go in straight on the primary: the pooled targets below only serve.
       const direct = await startConformanceTarget({
-        url: env.PG_PRIMARY_URL!.replace(/\/test$/, `/${name}`),
+        url: topology.env.PG_PRIMARY_URL!.replace(/\/test$/, `/${name}`),
         format: 'jsonapi',
       });
       await seed(direct.database.knex, direct.database.dialect, STANDARD_DATA);
@@ -92,15 +55,16 @@ if (testedKinds().includes('postgres')) {
 
     after(async () => {
       for (const t of targets) await t.close();
-      if (env.PG_PRIMARY_URL) {
-        const admin = connect(env.PG_PRIMARY_URL, { pool: { min: 0, max: 1 } });
+      const primaryUrl = topology.env.PG_PRIMARY_URL;
+      if (primaryUrl) {
+        const admin = connect(primaryUrl, { pool: { min: 0, max: 1 } });
         await admin.knex.raw(`drop database if exists ${name} with (force)`).catch(() => undefined);
         await admin.knex.destroy();
       }
-      if (startedHere) topology('down');
+      topology.down();
     });
 
-    const pooled = (query: string) => env.PG_BOUNCER_URL!.replace(/\/test$/, `/${name}${query}`);
+    const pooled = (query: string) => topology.env.PG_BOUNCER_URL!.replace(/\/test$/, `/${name}${query}`);
 
     it('without prepared_statements=false, each failure names the setting to the client and in the log', async () => {
       const target = await startConformanceTarget({
