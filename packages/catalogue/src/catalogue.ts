@@ -20,6 +20,26 @@ export interface CatalogueColumn {
   readonly computed: boolean;
   /** Most characters it holds, from varchar(n) or char(n). */
   readonly maxLength?: number;
+  /** What the connecting role may do with it; absent where the database has no privileges (SQLite). */
+  readonly privileges?: ColumnPrivileges;
+}
+
+/** A column's privileges of the role colapi connects as. */
+export interface ColumnPrivileges {
+  readonly select: boolean;
+  /** May give it a value on insert; on PostgreSQL also draw its default from the sequence of a serial column. */
+  readonly insert: boolean;
+  readonly update: boolean;
+}
+
+/** A table's privileges of the role colapi connects as. */
+export interface TablePrivileges {
+  /**
+   * Which of its columns the role may read: `all`, `some` (a grant on columns only, or columns the database
+   * hides from the role), or `none`. A list read selects every column of a row (`t0.*`): only `all` is served.
+   */
+  readonly select: 'all' | 'some' | 'none';
+  readonly delete: boolean;
 }
 
 /** A foreign key: `columns` of the owning table refer to `references` of `table`. */
@@ -38,6 +58,8 @@ export interface CatalogueTable {
   /** Unique constraints and unique indexes over plain columns, primary key excluded. */
   readonly uniques: readonly (readonly string[])[];
   readonly foreignKeys: readonly CatalogueForeignKey[];
+  /** Absent where the database has no privileges (SQLite): everything is allowed. */
+  readonly privileges?: TablePrivileges;
 }
 
 /** What one schema of a database holds, independent of the database: the input of `registryFromCatalogue`. */
@@ -48,6 +70,8 @@ export interface Catalogue {
   readonly schema?: string;
   /** Tables and views in name order; system tables are never listed. */
   readonly tables: readonly CatalogueTable[];
+  /** The role (user) the privileges were read for, where the database has privileges. */
+  readonly role?: string;
 }
 
 /** Reads the catalogue of one kind of database; one object per dialect, registered in `CATALOGUE_READERS`. */

@@ -1,4 +1,12 @@
-export type { Catalogue, CatalogueColumn, CatalogueForeignKey, CatalogueReader, CatalogueTable } from './catalogue.js';
+export type {
+  Catalogue,
+  CatalogueColumn,
+  CatalogueForeignKey,
+  CatalogueReader,
+  CatalogueTable,
+  ColumnPrivileges,
+  TablePrivileges,
+} from './catalogue.js';
 export type { CatalogueConfig, CollectionConfig, ColumnConfig, RelationshipConfig, TableConfig } from './config.js';
 export { CatalogueConfigError } from './config-error.js';
 export { CATALOGUE_READERS, mysqlCatalogue, postgresCatalogue, sqliteCatalogue } from './readers/index.js';

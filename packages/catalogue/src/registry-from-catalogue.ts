@@ -13,6 +13,7 @@ import { CatalogueConfigError } from './config-error.js';
 import { deriveRelationships, type ModelTable } from './derive-relationships.js';
 import { joinTableKeys } from './join-table.js';
 import { modelName } from './naming.js';
+import { allowedMethods, joinReadable, lackingText, roleName, unreadable, type Allowed } from './privileges.js';
 import { joinColumns, servedColumns, type ServedColumns } from './served-model.js';
 
 /** Tables of knex's migrations: bookkeeping of a tool, not data; served only when `expose` lists them. */
@@ -71,6 +72,11 @@ export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueCon
         );
       continue;
     }
+    const refused = unreadable(t, catalogue.role);
+    if (refused !== undefined) {
+      warn(t.name, refused);
+      continue;
+    }
     const columns = servedColumns(t, settings(t.name), `tables.${t.name}`, fixed, (m, c) => warn(t.name, m, c));
     if (!columns) continue;
     if ((settings(t.name).collections?.[0]?.name ?? t.name) === 'eval') {
@@ -92,6 +98,17 @@ export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueCon
       { table: s.table, model: s.model, columns: new Set(s.columns.map((c) => c.name)) },
     ]),
   );
+  // A join table the role cannot read gives no relationships; said only where both ends are served.
+  for (const t of catalogue.tables) {
+    const keys = hidden.has(t.name) || served.has(t.name) ? undefined : joinTableKeys(t);
+    if (!keys || !served.has(keys[0].table) || !served.has(keys[1].table)) continue;
+    if (joinReadable(t, [keys[0].columns[0]!, keys[1].columns[0]!])) continue;
+    warn(
+      t.name,
+      `${roleName(catalogue.role)} may not read this join table; the many-to-many relationships of ${keys[0].table} and ${keys[1].table} are left out`,
+    );
+    hidden.add(t.name);
+  }
   const relationships = deriveRelationships(modelTables, catalogue.tables, hidden, (t, m) => warn(t, m));
 
   const models = new Map<string, ModelSchema>();
@@ -106,7 +123,16 @@ export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueCon
     );
     const model = defineModel({ name: s.model, table: name, key: s.key, columns: [...s.columns], relationships: rels });
     models.set(name, model);
-    for (const registration of collections(s.table, model, settings(name), path)) registrations.push(registration);
+    const joins = rels.flatMap((r) => (r.join.kind === 'through' ? [byName.get(r.join.through.table)!] : []));
+    const allowed = allowedMethods(s.table, s.columns, s.key, joins);
+    const list = collections(s.table, model, settings(name), path, allowed);
+    const withheld = HTTP_METHODS.filter((m) => list.some((r) => r.withheld.includes(m)));
+    if (withheld.length > 0)
+      warn(
+        name,
+        `${roleName(catalogue.role)} lacks ${lackingText(allowed)}; ${withheld.join(', ')} ${withheld.length === 1 ? 'is' : 'are'} not served`,
+      );
+    for (const { registration } of list) registrations.push(registration);
   }
   return { registry: registryOf(registrations), models, warnings };
 }
@@ -152,13 +178,17 @@ function configuredRelationships(
 
 const READ_ONLY: readonly HttpMethod[] = ['GET'];
 
-/** The collections of one table: as configured, or one named after the table; a view's are read-only. */
+/**
+ * The collections of one table: as configured, or one named after the table; a view's are read-only. Methods
+ * the role's privileges do not allow are withheld.
+ */
 function collections(
   table: CatalogueTable,
   model: ModelSchema,
   config: TableConfig,
   path: string,
-): CollectionRegistration[] {
+  allowed: Allowed,
+): { registration: CollectionRegistration; withheld: readonly HttpMethod[] }[] {
   const list: readonly CollectionConfig[] = config.collections ?? [{}];
   if (list.length === 0)
     throw new CatalogueConfigError(
@@ -180,11 +210,12 @@ function collections(
           );
       });
     }
-    const methods = options.methods ?? (table.kind === 'view' ? READ_ONLY : HTTP_METHODS);
-    if (table.kind === 'view' && methods.some((m) => m !== 'GET')) {
+    const asked = options.methods ?? (table.kind === 'view' ? READ_ONLY : HTTP_METHODS);
+    if (table.kind === 'view' && asked.some((m) => m !== 'GET')) {
       throw new CatalogueConfigError(`${at}.methods`, `${table.name} is a view, served read-only: GET only`);
     }
-    return {
+    const methods = asked.filter((m) => allowed.methods.has(m));
+    const registration = {
       model,
       options: {
         ...options,
@@ -194,6 +225,7 @@ function collections(
         allow_client_generated_ids: options.allow_client_generated_ids ?? !keyColumn.generated,
       },
     };
+    return { registration, withheld: asked.filter((m) => !allowed.methods.has(m)) };
   });
 }
 

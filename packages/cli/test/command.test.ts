@@ -1,65 +1,11 @@
 import { connect, disconnect, type Database } from '@colapi/sql-compiler';
 import { createLibrary, testDatabaseOrSkip, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-interface Run {
-  readonly child: ChildProcess;
-  stdout: string;
-  stderr: string;
-  readonly exited: Promise<number | null>;
-}
-
-/** Runs the command as `pnpm colapi` does: the bin's source through tsx, from the repository root. */
-function colapi(args: string[], env: Record<string, string | undefined> = {}): Run {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=development', '--import', 'tsx', 'packages/cli/src/bin.ts', ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: undefined, ...env } as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const run: Run = {
-    child,
-    stdout: '',
-    stderr: '',
-    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
-  };
-  child.stdout!.on('data', (d) => (run.stdout += String(d)));
-  child.stderr!.on('data', (d) => (run.stderr += String(d)));
-  return run;
-}
-
-/** Waits for the `n`th line of standard output matching a pattern. */
-async function line(run: Run, pattern: RegExp, n = 1, ms = 30_000): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = run.stdout
-      .split('\n')
-      .map((l) => pattern.exec(l))
-      .filter((m): m is RegExpExecArray => m !== null);
-    if (found.length >= n) return found[n - 1]!;
-    if (Date.now() > deadline || run.child.exitCode !== null)
-      throw new Error(`no ${pattern} (#${n}) in output:\n${run.stdout}\n${run.stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { join } from 'node:path';
+import { colapi, freePort, line, ROOT, type Run } from './colapi-process.js';
 
 const MEDIA: Record<string, string> = { jsonapi: 'application/vnd.api+json', legacy: 'application/json' };
 

@@ -2,6 +2,7 @@ export { COLUMN_TYPES, sqlColumn, type ColumnSchema, type ColumnType } from './c
 export type { JoinPath, RelationshipSchema } from './relationship.js';
 export {
   defineModel,
+  fieldOfColumn,
   foreignKeyColumns,
   type ModelDefinition,
   type ModelSchema,

@@ -1,4 +1,4 @@
-import type { ColumnSchema } from './column.js';
+import { sqlColumn, type ColumnSchema } from './column.js';
 import type { RelationshipSchema } from './relationship.js';
 
 /** A value computed from a row; not a column, so it can be shown but never filtered or sorted on. */
@@ -53,4 +53,10 @@ export function foreignKeyColumns(model: ModelSchema): Set<string> {
   const out = new Set<string>();
   for (const r of model.relationships.values()) if (r.join.kind === 'belongs-to') out.add(r.join.ownColumn);
   return out;
+}
+
+/** The model's name of a column the database names (a renamed column is known there by `sqlColumn`), if it has one. */
+export function fieldOfColumn(model: ModelSchema, sqlName: string): string | undefined {
+  for (const c of model.columns.values()) if (sqlColumn(c) === sqlName) return c.name;
+  return undefined;
 }

@@ -1,6 +1,12 @@
 import { ApiError, type ErrorCode, type ErrorSource } from '@colapi/query-ast';
 import type { Route } from '@colapi/wire-format';
-import { foreignKeyColumns, type CollectionSchema, type Registry } from '@colapi/schema';
+import {
+  fieldOfColumn,
+  foreignKeyColumns,
+  type CollectionSchema,
+  type ModelSchema,
+  type Registry,
+} from '@colapi/schema';
 import { driverError, errorKind, type Database, type DatabaseErrorKind, type ErrorPlace } from '@colapi/sql-compiler';
 
 const MESSAGES: Record<DatabaseErrorKind, [number, string, string]> = {
@@ -14,6 +20,7 @@ const MESSAGES: Record<DatabaseErrorKind, [number, string, string]> = {
   timeout: [503, 'Service Unavailable', 'the query took too long and was cancelled'],
   serialization: [503, 'Service Unavailable', 'the request conflicted with a concurrent one; retry it'],
   unavailable: [503, 'Service Unavailable', 'the database cannot be reached'],
+  'permission-denied': [403, 'Forbidden', 'the database does not allow this to the role the server connects as'],
 };
 
 /** Integrity conflicts carry a code, so that a wire format may answer them its own way (Format B: 400). */
@@ -81,22 +88,26 @@ export async function classifiedError(
  * database names its table or none, else a collection of the one model of the table the database names. A
  * column the collection hides is never named (nor pointed at): it is shown by its own name when the
  * collection shows the column, else by the name of a belongs-to relationship the collection shows that joins
- * on it; when one column is hidden both ways, the error keeps its generic detail.
+ * on it; when one column is hidden both ways, the error keeps its generic detail. The database names columns
+ * as SQL knows them: a renamed column is named and pointed at by its field's name.
  */
 function fieldsAtFault(registry: Registry, route: Route, place: ErrorPlace): FieldsAtFault | undefined {
   if (place.columns.length === 0) return undefined;
   const own = registry.collection(route.collection);
   let collection: CollectionSchema | undefined;
   let names: string[] | undefined;
+  let columns: readonly string[] | undefined;
   if (own && (place.table === undefined || own.model.table === place.table)) {
     collection = own;
-    names = shownNames(own, place.columns);
+    columns = modelColumns(own.model, place.columns);
+    names = columns && shownNames(own, columns);
   } else if (place.table !== undefined) {
     const models = [...registry.models.values()].filter((m) => m.table === place.table);
-    if (models.length === 1) {
+    columns = models.length === 1 ? modelColumns(models[0]!, place.columns) : undefined;
+    if (columns) {
       for (const c of registry.collections.values()) {
         if (c.model !== models[0]) continue;
-        names = shownNames(c, place.columns);
+        names = shownNames(c, columns);
         if (names) {
           collection = c;
           break;
@@ -104,11 +115,10 @@ function fieldsAtFault(registry: Registry, route: Route, place: ErrorPlace): Fie
       }
     }
   }
-  if (!collection || !names) return undefined;
+  if (!collection || !names || !columns) return undefined;
   // A pointer only into the request's own resource, and only for a single field.
-  const [column] = place.columns;
-  if (collection !== own || place.columns.length !== 1 || column === undefined)
-    return { owner: collection.name, names };
+  const [column] = columns;
+  if (collection !== own || columns.length !== 1 || column === undefined) return { owner: collection.name, names };
   const model = collection.model;
   const relationship = shownForeignKey(collection, column);
   const pointer =
@@ -120,6 +130,15 @@ function fieldsAtFault(registry: Registry, route: Route, place: ErrorPlace): Fie
           ? undefined
           : `/data/attributes/${column}`;
   return { owner: collection.name, names, pointer };
+}
+
+/**
+ * The model's names of the columns the database names: a renamed column is known to the database by its own
+ * name (`sqlColumn`). Undefined when the model lacks one: no collection shows it.
+ */
+function modelColumns(model: ModelSchema, columns: readonly string[]): string[] | undefined {
+  const names = columns.map((c) => fieldOfColumn(model, c));
+  return names.every((n) => n !== undefined) ? (names as string[]) : undefined;
 }
 
 /** The names under which a collection shows columns, or undefined when it hides one of them. */

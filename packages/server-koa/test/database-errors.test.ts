@@ -23,6 +23,7 @@ describe('databaseError', () => {
     ['timeout', 503, 'Service Unavailable', 'the query took too long and was cancelled'],
     ['serialization', 503, 'Service Unavailable', 'the request conflicted with a concurrent one; retry it'],
     ['unavailable', 503, 'Service Unavailable', 'the database cannot be reached'],
+    ['permission-denied', 403, 'Forbidden', 'the database does not allow this to the role the server connects as'],
   ];
   for (const [kind, status, title, detail, code] of KINDS) {
     it(`answers ${kind} with ${status}`, () => {
@@ -349,5 +350,59 @@ describe('classifiedError: only the fields a collection shows', () => {
     expect((await classify('users', { table: 'team', columns: ['title'] }))?.detail).to.equal(
       '"title" must be unique: another teams has the same value',
     );
+  });
+});
+
+describe('classifiedError: renamed columns', () => {
+  // The database names columns as SQL knows them; `column` gives a field's SQL name. Here two are swapped.
+  const tag = defineModel({
+    name: 'Tag',
+    table: 'tag',
+    columns: [
+      { name: 'id', type: 'integer', nullable: false, generated: true },
+      { name: 'label', type: 'string', nullable: false, column: 'name' },
+      { name: 'name', type: 'string', nullable: true, column: 'label' },
+      { name: 'secret', type: 'string', nullable: true, column: 'code' },
+    ],
+  });
+  const note = defineModel({
+    name: 'Note',
+    table: 'note',
+    columns: [{ name: 'id', type: 'integer', nullable: false, generated: true }],
+  });
+  const registry = new Registry([
+    { model: tag, options: { name: 'tags', exclude: ['secret'] } },
+    { model: note, options: { name: 'notes' } },
+  ]);
+  const database = (place: ErrorPlace): Database =>
+    ({
+      knex: undefined,
+      dialect: { classifyError: () => 'unique-violation', errorPlace: async () => place },
+    }) as unknown as Database;
+  const classify = (collection: string, place: ErrorPlace) =>
+    classifiedError(database(place), registry, { collection }, new Error('duplicate key'));
+
+  it('names and points at the field of a renamed column', async () => {
+    expect(await classify('tags', { table: 'tag', columns: ['name'] })).to.deep.include({
+      detail: '"label" must be unique: another tags has the same value',
+      source: { pointer: '/data/attributes/label' },
+    });
+    expect((await classify('tags', { columns: ['label'] }))?.source).to.deep.equal({
+      pointer: '/data/attributes/name',
+    });
+  });
+
+  it("names the field of another table's renamed column, without a pointer", async () => {
+    const e = await classify('notes', { table: 'tag', columns: ['label', 'name'] });
+    expect(e?.detail).to.equal('"name", "label" must be unique together: another tags has the same value');
+    expect(e?.source).to.equal(undefined);
+  });
+
+  it('names neither a hidden renamed column nor a field whose name only the database gives another column', async () => {
+    for (const columns of [['code'], ['secret']]) {
+      const e = await classify('tags', { table: 'tag', columns });
+      expect(e?.detail).to.equal('a resource with the same unique value exists already');
+      expect(e?.source).to.equal(undefined);
+    }
   });
 });

@@ -13,7 +13,8 @@ export type DatabaseErrorKind =
   | 'out-of-range'
   | 'timeout'
   | 'serialization'
-  | 'unavailable';
+  | 'unavailable'
+  | 'permission-denied';
 
 /** Where the data at fault in a classified database error lies, as far as the database tells. */
 export interface ErrorPlace {

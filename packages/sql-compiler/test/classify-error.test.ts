@@ -43,3 +43,17 @@ describe('classifyError: lost connections and lock conflicts', () => {
     }
   });
 });
+
+describe('classifyError: privileges the connecting role lacks', () => {
+  it('PostgreSQL insufficient_privilege and MySQL table and column access denied are permission-denied', () => {
+    const pg = Object.assign(new Error('permission denied for table book_tag'), { code: '42501' });
+    expect(postgres.classifyError(pg)).to.equal('permission-denied');
+    for (const errno of [1142, 1143]) {
+      const denied = Object.assign(new Error('INSERT command denied to user'), {
+        errno,
+        code: 'ER_TABLEACCESS_DENIED_ERROR',
+      });
+      expect(mysql.classifyError(denied), String(errno)).to.equal('permission-denied');
+    }
+  });
+});

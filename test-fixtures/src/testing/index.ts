@@ -6,6 +6,7 @@ export { closeAllTargets, describeEachDatabase, itWhen, type EachDatabaseOptions
 export { tableDigest } from './digest.js';
 export { findLeak, stringsOf } from './leaks.js';
 export { createLibrary } from './library-schema.js';
+export { createRestrictedRole, hasPrivileges, type RestrictedRole } from './restricted-role.js';
 export { mustReachDatabases, testDatabaseOrSkip } from './database-or-skip.js';
 export {
   assertJsonApiDocument,

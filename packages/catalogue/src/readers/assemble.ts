@@ -1,10 +1,14 @@
 import type { ColumnType } from '@colapi/schema';
-import type { CatalogueColumn, CatalogueForeignKey, CatalogueTable } from '../catalogue.js';
+import type { CatalogueColumn, CatalogueForeignKey, CatalogueTable, TablePrivileges } from '../catalogue.js';
 
 /** The rows every reader brings, in its own words already mapped to these names. */
 export interface TableRow {
   readonly name: string;
   readonly kind: 'table' | 'view';
+  /** Where the database has privileges: whether the connecting role may delete its rows. */
+  readonly may_delete?: unknown;
+  /** MariaDB/MySQL: its SELECT may not cover every column (a grant on columns only, or columns hidden from the role). */
+  readonly columns_hidden?: unknown;
 }
 
 export interface ColumnRow {
@@ -18,6 +22,10 @@ export interface ColumnRow {
   readonly has_default: unknown;
   readonly auto_increment: unknown;
   readonly computed: unknown;
+  /** The connecting role's privileges on it, where the database has privileges. */
+  readonly may_select?: unknown;
+  readonly may_insert?: unknown;
+  readonly may_update?: unknown;
 }
 
 export interface ConstraintRow {
@@ -56,6 +64,7 @@ export function assembleTables(
         primaryKey: [...primaryKey],
         uniques: dedupe(uniques),
         foreignKeys,
+        ...(t.may_delete === undefined ? {} : { privileges: tablePrivileges(t, columnsOf) }),
       };
     });
 }
@@ -70,11 +79,22 @@ function column(c: ColumnRow): CatalogueColumn {
     autoIncrement: flag(c.auto_increment),
     computed: flag(c.computed),
     ...(c.maxLength === undefined || c.maxLength === null ? {} : { maxLength: Number(c.maxLength) }),
+    ...(c.may_select === undefined
+      ? {}
+      : { privileges: { select: flag(c.may_select), insert: flag(c.may_insert), update: flag(c.may_update) } }),
   };
 }
 
+/** Which columns the role may read, from each column's privilege and whether some are hidden from it. */
+function tablePrivileges(t: TableRow, columns: readonly ColumnRow[]): TablePrivileges {
+  const readable = columns.filter((c) => flag(c.may_select)).length;
+  const select =
+    readable === 0 ? 'none' : readable === columns.length && !flag(t.columns_hidden ?? false) ? 'all' : 'some';
+  return { select, delete: flag(t.may_delete) };
+}
+
 /** A boolean of the catalogue: true or false, or 1 and 0 (MariaDB/MySQL, SQLite). */
-const flag = (v: unknown): boolean => v === true || Number(v) === 1;
+export const flag = (v: unknown): boolean => v === true || Number(v) === 1;
 
 /** A unique constraint and the index behind it may both be listed. */
 function dedupe(lists: string[][]): string[][] {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CatalogueReader } from '../catalogue.js';
-import { assembleTables, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
+import { assembleTables, flag, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
 import { mysqlType } from './mysql-types.js';
 
 /** mysql2 answers `[rows, fields]`. */
@@ -15,19 +15,27 @@ const TABLES = `
 const COLUMNS = `
   select table_name as \`table\`, column_name as name, column_type as sql_type, is_nullable = 'YES' as nullable,
     -- MariaDB writes the absent default of a nullable column as NULL, and quotes a text default.
-    column_default is not null and column_default <> 'NULL' as has_default, extra like '%auto_increment%' as auto_increment, extra like '%GENERATED%' as computed
+    column_default is not null and column_default <> 'NULL' as has_default, extra like '%auto_increment%' as auto_increment, extra like '%GENERATED%' as computed,
+    -- The user's privileges on the column, whatever grants them (global, database, table, column, role).
+    find_in_set('select', privileges) > 0 as may_select, find_in_set('insert', privileges) > 0 as may_insert,
+    find_in_set('update', privileges) > 0 as may_update, ordinal_position as position
   from information_schema.columns
   where table_schema = database()
   order by table_name, ordinal_position`;
 
-/** Primary keys, unique constraints (every unique index is one here) and foreign keys, one row per column. */
+/**
+ * Primary keys, unique constraints (every unique index is one here) and foreign keys, one row per column: the
+ * only constraints key_column_usage lists, told apart by their name (the primary key's is PRIMARY) and target.
+ * Not from table_constraints, whose rows MariaDB hides from a user holding only SELECT on the database, or only
+ * table grants.
+ */
 const KEY_COLUMNS = `
-  select k.table_name as \`table\`, k.constraint_name as name, t.constraint_type as type, k.column_name as \`column\`,
-    k.referenced_table_name as target, k.referenced_column_name as reference, k.referenced_table_schema as target_schema
+  select k.table_name as \`table\`, k.constraint_name as name,
+    case when k.constraint_name = 'PRIMARY' then 'PRIMARY KEY' when k.referenced_table_name is not null then 'FOREIGN KEY' else 'UNIQUE' end as type,
+    k.column_name as \`column\`, k.referenced_table_name as target, k.referenced_column_name as reference,
+    k.referenced_table_schema as target_schema
   from information_schema.key_column_usage k
-  join information_schema.table_constraints t
-    on t.constraint_schema = k.constraint_schema and t.table_name = k.table_name and t.constraint_name = k.constraint_name
-  where k.table_schema = database() and t.constraint_type in ('PRIMARY KEY', 'UNIQUE', 'FOREIGN KEY')
+  where k.table_schema = database()
   order by k.table_name, k.constraint_name, k.ordinal_position`;
 
 /** MariaDB's JSON is longtext with a json_valid check; its check constraints say which columns hold JSON. */
@@ -35,6 +43,35 @@ const JSON_CHECKS = `
   select table_name as \`table\`, check_clause as clause
   from information_schema.check_constraints
   where constraint_schema = database() and check_clause like 'json\\_valid(%'`;
+
+/** The user as information_schema's grantee columns write it: 'name'@'host'. */
+const ME = `concat('''', substring_index(current_user(), '@', 1), '''@''', substring_index(current_user(), '@', -1), '''')`;
+
+/** Whether the user's own grants, at the level of the server, of this database (a pattern) or of the table, hold a privilege. */
+const granted = (privilege: string) => `(
+    exists (select 1 from information_schema.user_privileges p where p.grantee = ${ME} and p.privilege_type = '${privilege}')
+    or exists (select 1 from information_schema.schema_privileges p
+      where p.grantee = ${ME} and p.privilege_type = '${privilege}' and database() like p.table_schema)
+    or exists (select 1 from information_schema.table_privileges p where p.grantee = ${ME} and p.privilege_type = '${privilege}'
+      and p.table_schema = database() and p.table_name = t.table_name))`;
+
+/**
+ * DELETE is no column privilege, so it is read from the grants information_schema shows the user: its own,
+ * not those of its roles or of PUBLIC. Likewise whether its SELECT rests on a grant of columns only.
+ */
+const TABLE_GRANTS = `
+  select t.table_name as name, ${granted('DELETE')} as may_delete, ${granted('SELECT')} as table_select,
+    exists (select 1 from information_schema.column_privileges p where p.grantee = ${ME} and p.privilege_type = 'SELECT'
+      and p.table_schema = database() and p.table_name = t.table_name) as column_select
+  from information_schema.tables t
+  where t.table_schema = database()`;
+
+interface TableGrantRow {
+  readonly name: string;
+  readonly may_delete: unknown;
+  readonly table_select: unknown;
+  readonly column_select: unknown;
+}
 
 interface KeyColumnRow {
   readonly table: string;
@@ -77,20 +114,61 @@ async function jsonColumns(knex: Knex): Promise<Set<string>> {
   }
 }
 
+/** How many roles the user has enabled, whose grants information_schema does not show it (MariaDB lists a null one when none); 0 where there are no roles. */
+async function enabledRoles(knex: Knex): Promise<number> {
+  try {
+    return Number(
+      rowsOf<{ n: unknown }>(await knex.raw('select count(role_name) as n from information_schema.enabled_roles'))[0]
+        ?.n,
+    );
+  } catch {
+    return 0;
+  }
+}
+
+type MysqlColumnRow = Omit<ColumnRow, 'sqlType' | 'type'> & { sql_type: string; position: unknown };
+
+/**
+ * The user's privileges on each table. information_schema shows a user only the columns it holds a privilege
+ * on: a gap in their positions, or a SELECT granted on columns only, means some columns cannot be read.
+ * DELETE granted through a role is not shown: with a role enabled, DELETE is taken to go with UPDATE.
+ */
+function withPrivileges(
+  tables: readonly TableRow[],
+  columns: readonly MysqlColumnRow[],
+  grants: readonly TableGrantRow[],
+  roles: number,
+): TableRow[] {
+  const byName = new Map(grants.map((g) => [g.name, g]));
+  return tables.map((t) => {
+    const own = columns.filter((c) => c.table === t.name);
+    const g = byName.get(t.name);
+    const gap = own.some((c, i) => Number(c.position) !== i + 1);
+    const columnsOnly = flag(g?.column_select) && !flag(g?.table_select);
+    const mayDelete = flag(g?.may_delete) || (roles > 0 && own.length > 0 && own.every((c) => flag(c.may_update)));
+    return { ...t, may_delete: mayDelete, columns_hidden: gap || columnsOnly };
+  });
+}
+
 /** MariaDB/MySQL: information_schema, for the database the URL names. */
 export const mysqlCatalogue: CatalogueReader = {
   async read(knex: Knex) {
-    const [[{ db }], tables, columns, keys, json] = await Promise.all([
-      knex.raw('select database() as db').then((r) => rowsOf<{ db: string }>(r) as [{ db: string }]),
+    const [[{ db, role }], tables, columns, keys, json, grants, roles] = await Promise.all([
+      knex
+        .raw('select database() as db, current_user() as role')
+        .then((r) => rowsOf<{ db: string; role: string }>(r) as [{ db: string; role: string }]),
       knex.raw(TABLES).then((r) => rowsOf<TableRow>(r)),
-      knex.raw(COLUMNS).then((r) => rowsOf<Omit<ColumnRow, 'sqlType' | 'type'> & { sql_type: string }>(r)),
+      knex.raw(COLUMNS).then((r) => rowsOf<MysqlColumnRow>(r)),
       knex.raw(KEY_COLUMNS).then((r) => rowsOf<KeyColumnRow>(r)),
       jsonColumns(knex),
+      knex.raw(TABLE_GRANTS).then((r) => rowsOf<TableGrantRow>(r)),
+      enabledRoles(knex),
     ]);
     const typed: ColumnRow[] = columns.map((c) => {
       const mapped = json.has(`${c.table}\u0000${c.name}`) ? { type: 'json' as const } : mysqlType(c.sql_type);
       return { ...c, sqlType: c.sql_type, ...mapped };
     });
-    return { dialect: 'mysql', schema: db, tables: assembleTables(tables, typed, constraints(keys, db)) };
+    const served = withPrivileges(tables, columns, grants, roles);
+    return { dialect: 'mysql', schema: db, tables: assembleTables(served, typed, constraints(keys, db)), role };
   },
 };

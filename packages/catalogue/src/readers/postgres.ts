@@ -6,9 +6,14 @@ import { postgresType } from './postgres-types.js';
 /** node-postgres answers `{ rows }`. */
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
-/** Relations served: ordinary and partitioned tables; views and materialized views, read-only. Partitions are reached through their parent. */
+/**
+ * Relations served: ordinary and partitioned tables; views and materialized views, read-only. Partitions are
+ * reached through their parent. The privilege functions are of the connecting role (its memberships and PUBLIC
+ * included) and take no lock.
+ */
 const TABLES = `
-  select c.relname as name, case when c.relkind in ('r', 'p') then 'table' else 'view' end as kind
+  select c.relname as name, case when c.relkind in ('r', 'p') then 'table' else 'view' end as kind,
+    has_table_privilege(c.oid, 'DELETE') as may_delete
   from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
   where n.nspname = ? and c.relkind in ('r', 'p', 'v', 'm') and not c.relispartition
   order by c.relname`;
@@ -28,7 +33,13 @@ const COLUMNS = `
     not a.attnotnull and not (t.typtype = 'd' and t.typnotnull) as nullable,
     a.atthasdef as has_default,
     a.attidentity <> '' or exists (${OWNED_SEQUENCE}) as auto_increment,
-    a.attgenerated <> '' as computed
+    a.attgenerated <> '' as computed,
+    has_column_privilege(c.oid, a.attnum, 'SELECT') as may_select,
+    -- A serial column's default is nextval() of its sequence, which needs USAGE (or UPDATE) on it; an identity column's does not.
+    has_column_privilege(c.oid, a.attnum, 'INSERT')
+      -- (The case keeps the privilege test off the rows of other kinds a plan may meet first.)
+      and not exists (${OWNED_SEQUENCE} and case when s.relkind = 'S' then not has_sequence_privilege(s.oid, 'USAGE, UPDATE') end) as may_insert,
+    has_column_privilege(c.oid, a.attnum, 'UPDATE') as may_update
   from pg_catalog.pg_attribute a
   join pg_catalog.pg_class c on c.oid = a.attrelid
   join pg_catalog.pg_namespace n on n.oid = c.relnamespace
@@ -73,13 +84,14 @@ interface PgColumnRow extends Omit<ColumnRow, 'type' | 'maxLength'> {
 export const postgresCatalogue: CatalogueReader = {
   defaultSchema: 'public',
   async read(knex: Knex, schema = 'public') {
-    const [tables, columns, constraints] = await Promise.all([
+    const [[{ role }], tables, columns, constraints] = await Promise.all([
+      knex.raw('select current_user as role').then((r) => rowsOf<{ role: string }>(r) as [{ role: string }]),
       knex.raw(TABLES, [schema]).then((r) => rowsOf<TableRow>(r)),
       knex.raw(COLUMNS, [schema]).then((r) => rowsOf<PgColumnRow>(r)),
       knex.raw(CONSTRAINTS, [schema, schema]).then((r) => rowsOf<ConstraintRow>(r)),
     ]);
     const typed: ColumnRow[] = columns.map((c) => ({ ...c, sqlType: c.sql_type, ...postgresType(c.sql_type) }));
     const out: CatalogueTable[] = assembleTables(tables, typed, constraints);
-    return { dialect: 'postgres', schema, tables: out };
+    return { dialect: 'postgres', schema, tables: out, role };
   },
 };

@@ -24,6 +24,9 @@ const ERRORS: Record<number, ReturnType<Dialect['classifyError']>> = {
   3819: 'check-violation',
   4025: 'check-violation',
   1264: 'out-of-range',
+  // A table or column privilege the server's user lacks.
+  1142: 'permission-denied',
+  1143: 'permission-denied',
   1292: 'invalid-value',
   1366: 'invalid-value',
   1406: 'invalid-value',

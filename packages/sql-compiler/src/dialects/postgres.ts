@@ -66,6 +66,8 @@ const ERRORS: Record<string, ReturnType<Dialect['classifyError']>> = {
   '57014': 'timeout',
   '40001': 'serialization',
   '40P01': 'serialization',
+  // insufficient_privilege: the server's role may not do this (a grant missing, or revoked since the start).
+  '42501': 'permission-denied',
   '57P01': 'unavailable',
   '57P02': 'unavailable',
   '57P03': 'unavailable',

@@ -1,4 +1,4 @@
-import type { ColumnType } from '@colapi/schema';
+import { sqlColumn, type ColumnType } from '@colapi/schema';
 import type { Dialect } from '../dialect.js';
 import { decodeCommon } from './decode-common.js';
 import { ValueOutOfRange } from '../value-out-of-range.js';
@@ -150,7 +150,7 @@ export const sqlite: Dialect = {
     // SQLite stores 64 bits in any integer column; the other databases declare these columns `integer`,
     // 32 bits, and refuse more. Refused here alike, rather than kept on one database only.
     if (column.type === 'integer' && typeof value === 'number' && (value < INT32_MIN || value > INT32_MAX))
-      throw new ValueOutOfRange(column.name);
+      throw new ValueOutOfRange(sqlColumn(column));
     return value;
   },
   decodeValue(column, raw) {
