@@ -14,7 +14,8 @@ export function encodeResult(request: HttpRequest, operation: Operation, result:
     case 'collection': {
       if ('query' in operation && operation.query.single) return json(200, instanceObject(result.resources[0]!));
       const counts = pageCounts(result.paging, result.total, result.resources.length);
-      return json(200, listObject(result.resources, counts), { link: linkHeader(request.url, counts) });
+      const link = linkHeader(request.url, counts);
+      return json(200, listObject(result.resources, counts), link === undefined ? {} : { link });
     }
     case 'resource': {
       const node = result.resource;

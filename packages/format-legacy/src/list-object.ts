@@ -54,11 +54,20 @@ function pageUrl(url: URL, page: number, size: number): string {
 }
 
 /**
- * The `Link` header of a page (RFC 8288): first and last always, prev and next when such a page exists.
+ * The longest `Link` header sent. Each link repeats the request's query, so a long `q` (the URL may be up to
+ * 8,192 characters) would make it four times as long: past 16 KB of headers Node's HTTP client refuses the
+ * answer, and proxies refuse far less (nginx's default buffer for a header line is 8 KB). The list object's
+ * `page` and `total_pages` tell the same, so past this length the header is left out.
+ */
+export const MAX_LINK_HEADER = 8192;
+
+/**
+ * The `Link` header of a page (RFC 8288): first and last always, prev and next when such a page exists;
+ * undefined when it would be longer than MAX_LINK_HEADER.
  * Every other query parameter of the request (`q` above all) is kept; URLSearchParams percent-encodes
  * commas, so a client may split the header on them.
  */
-export function linkHeader(url: URL, counts: PageCounts): string {
+export function linkHeader(url: URL, counts: PageCounts): string | undefined {
   const last = Math.max(1, counts.pages);
   const links: [string, number][] = [
     ['first', 1],
@@ -66,5 +75,6 @@ export function linkHeader(url: URL, counts: PageCounts): string {
   ];
   if (counts.page > 1) links.push(['prev', Math.min(counts.page - 1, last)]);
   if (counts.page < last) links.push(['next', counts.page + 1]);
-  return links.map(([rel, page]) => `<${pageUrl(url, page, counts.size)}>; rel="${rel}"`).join(', ');
+  const header = links.map(([rel, page]) => `<${pageUrl(url, page, counts.size)}>; rel="${rel}"`).join(', ');
+  return header.length <= MAX_LINK_HEADER ? header : undefined;
 }

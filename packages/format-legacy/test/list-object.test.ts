@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { linkHeader, listObject, pageCounts } from '../src/index.js';
+import { linkHeader, listObject, MAX_LINK_HEADER, pageCounts } from '../src/index.js';
 import { node } from './fixtures.js';
 
 const page = (number: number, size: number) => ({ offset: (number - 1) * size, limit: size, number, size });
@@ -64,6 +64,14 @@ describe('Format B list objects', () => {
   });
 
   describe('linkHeader', () => {
+    it("is left out rather than longer than 8 KB: a long q, repeated in each link, would pass proxies' limits", () => {
+      const q = `{"filters":[{"or":[${Array.from({ length: 60 }, (_, i) => `{"name":"id","op":"in","val":[${i},${i + 1}]}`).join(',')}]}]}`;
+      const long = new URL(`${PERSON}?q=${encodeURIComponent(q)}`);
+      expect(linkHeader(long, { results: 30, pages: 3, page: 2, size: 10 })).to.equal(undefined);
+      const short = new URL(`${PERSON}?q=${encodeURIComponent('{"filters":[]}')}`);
+      expect(linkHeader(short, { results: 30, pages: 3, page: 2, size: 10 })?.length).to.be.below(MAX_LINK_HEADER);
+    });
+
     it('links first, last, prev and next, keeping every other parameter', () => {
       const url = new URL(`${PERSON}?q=%7B%7D&page=2&results_per_page=5&x=1`);
       expect(linkHeader(url, { results: 15, pages: 3, page: 2, size: 5 })).to.equal(

@@ -19,7 +19,11 @@ const callback = callbackParameter(
 );
 
 const LINK = {
-  Link: { description: 'RFC 8288 links to the first, last, previous and next pages.', schema: { type: 'string' } },
+  Link: {
+    description:
+      'RFC 8288 links to the first, last, previous and next pages; left out when longer than 8,192 characters (a long q is repeated in each link), as page and total_pages in the body tell the same.',
+    schema: { type: 'string' },
+  },
 };
 
 function pageParameters(ctx: DescriptionContext): OpenApiObject[] {
