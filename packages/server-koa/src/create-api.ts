@@ -1,7 +1,7 @@
 import { ApiError, DEFAULT_LIMITS } from '@colapi/query-ast';
 import { SqlCompiler } from '@colapi/sql-compiler';
 import type { DecodeContext, HttpRequest, HttpResponse, Route } from '@colapi/wire-format';
-import Router from '@koa/router';
+import Router, { type RouterContext } from '@koa/router';
 import type Koa from 'koa';
 import type { ApiOptions } from './api-options.js';
 import { Executor } from './executor/executor.js';
@@ -109,8 +109,10 @@ export function createApi(options: ApiOptions): ApiMiddleware {
   }
 
   const router = new Router<Koa.DefaultState, Koa.DefaultContext>({ prefix: links.prefix, strict: true });
-  for (const { path, route } of ROUTES) router.all(path, (ctx) => handle(ctx, route(ctx.params)));
+  // The context typed explicitly: @koa/router's overloads of `all` (with or without a route name) leave a
+  // callback's parameter untyped for TypeScript 7 in some builds.
+  for (const { path, route } of ROUTES) router.all(path, (ctx: RouterContext) => handle(ctx, route(ctx.params)));
   // Under the prefix but no route (the prefix itself, a trailing slash, too many segments): 404 in the format's shape.
-  for (const path of ['{/*rest}', '/']) router.all(path, (ctx) => handle(ctx, { collection: '' }));
+  for (const path of ['{/*rest}', '/']) router.all(path, (ctx: RouterContext) => handle(ctx, { collection: '' }));
   return router.routes();
 }

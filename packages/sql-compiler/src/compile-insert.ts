@@ -32,7 +32,9 @@ const INSERT_SHAPES = 200;
 /**
  * INSERT of one row that answers the whole row in its read form (`returning`), so that a plain create is one
  * statement. Only for dialects with `returning`; the columns are unqualified, as RETURNING has no alias. The
- * row carries only the linkage that needs no query (rowLinkage: its foreign keys).
+ * row carries its linkage as a read by key does (rowLinkage): key lists correlated to the table's own name,
+ * which RETURNING accepts on PostgreSQL and SQLite. They see the tables as they were before the INSERT, which
+ * for a row that did not exist is what it is related to (a foreign key cannot point at it yet).
  *
  * The text depends only on which columns are written and on how each value is written (a bound value, or an
  * expression of the dialect's such as `make_interval(secs => ?)` or the clock): it is compiled once per such
@@ -68,13 +70,15 @@ export function compileInsertReturning(
       bindings.push(stored);
     }
   }
-  const shape = columns.map((c, i) => `${c}=${expressions[i]}`).join(',');
+  const linkage = rowLinkage(ctx, relations, true);
+  const shape = `${columns.map((c, i) => `${c}=${expressions[i]}`).join(',')} ${[...linkage.carried].join(',')}`;
   const sql = compiledText(
     dialect,
     model,
     `insert returning ${shape}`,
     () => {
-      const returning = selectColumns(ctx, model, '');
+      const selected = [selectColumns(ctx, model, ''), ...linkage.columns(model.table)];
+      const returning = knex.raw(selected.map(() => '?').join(', '), selected);
       // Compiled with the values of this first create, then kept in the driver's placeholders: the values
       // of a later create of the same shape take the same positions.
       const insert = columns.length
@@ -92,7 +96,6 @@ export function compileInsertReturning(
     },
     INSERT_SHAPES,
   );
-  const linkage = rowLinkage(ctx, relations, false);
   const decode = resourceRowDecoder(dialect, model, linkage);
   return { sql, bindings, method: 'insert', decode: ({ rows }) => decode(rows[0]!), carried: linkage.carried };
 }

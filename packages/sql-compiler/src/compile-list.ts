@@ -1,10 +1,11 @@
-import type { CollectionSchema, ModelSchema, TotalMode } from '@colapi/schema';
+import { sqlColumn, type CollectionSchema, type ModelSchema, type TotalMode } from '@colapi/schema';
 import type { Filter, ReadQuery } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
-import { compileOwner } from './compile-owner.js';
 import { applyScope, type Scope } from './compile-scope.js';
-import { compileCount, compileEstimate } from './compile-total.js';
+import { compileCount, compileEstimate, headQuery, readHead } from './compile-total.js';
+import { Aliases } from './aliases.js';
+import type { Dialect } from './dialect.js';
 import { comparableExpression, type CompileContext } from './field-expression.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import { rowLinkage, type Relations } from './row-linkage.js';
@@ -33,8 +34,8 @@ export interface ListAnswer {
 
 /**
  * The statements of a list read. Which statement tells which part of the answer is the compiler's choice
- * (the total and the owner's existence share one statement today); the caller runs them (runList) and reads
- * the answer.
+ * (one statement tells all of it where the dialect folds the head, else the page and the head are two); the
+ * caller runs them (runList) and reads the answer.
  */
 export interface ListPlan {
   /** Independent statements, run at once. */
@@ -58,21 +59,126 @@ function restrict(
 }
 
 /**
- * A list read. Grouping keeps one row per distinct value: the one with the smallest key, so the answer is
- * the same on every dialect. The rows carry linkage where they are read in key order from the first
- * (rowLinkage says why).
+ * Values that stand in for a request's own while a shape is compiled, so that each binding of the statement
+ * can be traced to the value it carries: large odd numbers no request sends in these places.
+ */
+const STAND_IN = { limit: 1_999_999_973, offset: 1_999_999_979, owner: 1_999_999_993 } as const;
+type Slot = { readonly value: keyof typeof STAND_IN } | { readonly constant: unknown };
+
+/** A list plan kept per shape, and where each binding of each of its statements comes from. */
+interface Kept {
+  readonly statements: readonly {
+    readonly statement: Statement<Partial<ListAnswer>>;
+    readonly slots: readonly Slot[];
+  }[];
+  readonly carried: ReadonlySet<string>;
+}
+
+const kept = new WeakMap<Dialect, WeakMap<CollectionSchema, Map<string, Kept>>>();
+/** Shapes kept per collection: sort, grouping and the relationships shown are the client's choice. */
+const SHAPES_PER_COLLECTION = 200;
+
+function keptOf(dialect: Dialect, collection: CollectionSchema): Map<string, Kept> {
+  let byCollection = kept.get(dialect);
+  if (!byCollection) kept.set(dialect, (byCollection = new WeakMap()));
+  let shapes = byCollection.get(collection);
+  if (!shapes) byCollection.set(collection, (shapes = new Map()));
+  return shapes;
+}
+
+/** What makes two requests compile to the same text: everything but the page's numbers and the owner's key. */
+function shapeOf(request: ListRequest): string {
+  const { query, scope, relations } = request;
+  return JSON.stringify([
+    query.sort,
+    query.group,
+    query.single,
+    query.paging.limit !== undefined,
+    query.paging.offset > 0,
+    relations.shown.map((r) => r.name),
+    [...relations.included],
+    scope ? [scope.related.owner.name, scope.related.relation, typeof scope.ownerKey] : null,
+    request.total ?? null,
+  ]);
+}
+
+/**
+ * A list read (see buildList for its statement). A read without a filter is compiled once per shape: with
+ * stand-ins for its page numbers and its owner's key, whose places among the bindings are noted, and then
+ * bound again with each request's own. knex builds and compiles a statement for about as much CPU as the
+ * rest of a small request; a filter's values may be rewritten on their way to a binding (a like pattern),
+ * so reads with one are compiled each time.
  */
 export function compileList(ctx: CompileContext, request: ListRequest): ListPlan {
+  const { query, scope } = request;
+  const numericOwner = scope === undefined || typeof scope.ownerKey === 'number';
+  // An estimated total takes statements of its own.
+  const estimated = !query.single && (request.total ?? request.collection.total) === 'estimated';
+  if (query.filter || !numericOwner || estimated) return buildList(ctx, request);
+  const shapes = keptOf(ctx.dialect, request.collection);
+  const shape = shapeOf(request);
+  let entry = shapes.get(shape);
+  if (!entry) {
+    const standIn: ListRequest = {
+      ...request,
+      query: {
+        ...query,
+        paging: {
+          offset: query.paging.offset > 0 ? STAND_IN.offset : 0,
+          ...(query.paging.limit !== undefined ? { limit: STAND_IN.limit } : {}),
+        },
+      },
+      ...(scope ? { scope: { ...scope, ownerKey: STAND_IN.owner } } : {}),
+    };
+    const plan = buildList(ctx, standIn);
+    // Kept only when it has no fallback, and every binding is a stand-in or a constant of the shape.
+    if (plan.fallback) return buildList({ ...ctx, aliases: new Aliases() }, request);
+    const traced = plan.statements.map((statement) => ({
+      statement,
+      slots: statement.bindings.map((b): Slot => {
+        const value = (Object.keys(STAND_IN) as (keyof typeof STAND_IN)[]).find((k) => STAND_IN[k] === b);
+        return value ? { value } : { constant: b };
+      }),
+    }));
+    entry = { statements: traced, carried: plan.carried };
+    if (shapes.size < SHAPES_PER_COLLECTION) shapes.set(shape, entry);
+  }
+  const values = { limit: query.paging.limit, offset: query.paging.offset, owner: scope?.ownerKey };
+  const statements = entry.statements.map(({ statement, slots }) => ({
+    ...statement,
+    bindings: slots.map((slot) => ('value' in slot ? values[slot.value] : slot.constant)),
+  }));
+  return { statements, carried: entry.carried };
+}
+
+/**
+ * A list read: its page, and a head that counts the matching rows and tells whether a related collection's
+ * owner exists. Grouping keeps one row per distinct value: the one with the smallest key, so the answer is the
+ * same on every dialect.
+ *
+ * Where the dialect `foldsHead` (PostgreSQL), it is one statement:
+ *
+ *     select h.*, <columns>, <key lists>
+ *     from (select count(*), (owner exists) from … where …) as h        -- the head, when it tells anything
+ *     left join (select <columns of t0> from … where … order by … limit … offset …) as t0 on 1 = 1
+ *     order by …
+ *
+ * The head joins the page whether or not the page has rows, so an empty page still tells its total and its
+ * owner. Elsewhere the head is a statement of its own, sent alongside the page.
+ *
+ * The page is a derived table whenever its rows carry key lists, so these are computed for the page's rows
+ * only, past the first page and under any sort too (in one query level, PostgreSQL would compute them for the
+ * rows an offset skips, and MariaDB and SQLite for every matching row before sorting). An outer `order by`
+ * restates the order, which SQL does not promise a derived table keeps. Without a folded head and without key
+ * lists the page is read as it is.
+ */
+function buildList(ctx: CompileContext, request: ListRequest): ListPlan {
   const { knex, dialect } = ctx;
   const { collection, query, scope } = request;
   const model = collection.model;
-  const linkage = rowLinkage(
-    ctx,
-    request.relations,
-    query.single || (query.paging.offset === 0 && query.sort.length === 0),
-  );
+  const linkage = rowLinkage(ctx, request.relations, true);
   const t0 = ctx.aliases.next();
-  const rows = knex.from({ [t0]: model.table }).select(selectColumns(ctx, model, t0), ...linkage.columns(t0));
+  const page = knex.from({ [t0]: model.table });
   let counted: Knex.QueryBuilder;
   if (query.group.length > 0) {
     const g = ctx.aliases.next();
@@ -80,43 +186,78 @@ export function compileList(ctx: CompileContext, request: ListRequest): ListPlan
     restrict(ctx, groups, model, g, query.filter, scope);
     const exprs = query.group.map((f) => comparableExpression(ctx, model, g, f));
     groups.groupByRaw(exprs.map(() => '?').join(', '), exprs);
-    rows.whereIn(`${t0}.${model.key}`, groups.clone());
+    page.whereIn(`${t0}.${model.key}`, groups.clone());
     counted = knex.from(groups.as('g'));
   } else {
-    restrict(ctx, rows, model, t0, query.filter, scope);
+    restrict(ctx, page, model, t0, query.filter, scope);
     const c = ctx.aliases.next();
     counted = knex.from({ [c]: model.table });
     restrict(ctx, counted, model, c, query.filter, scope);
   }
-  for (const key of query.sort) {
-    rows.orderByRaw('?', [dialect.orderTerm(knex, comparableExpression(ctx, model, t0, key.field), key.descending)]);
-  }
-  // The key breaks ties last, so pages never overlap or skip rows.
-  rows.orderBy(`${t0}.${model.key}`, 'asc');
-  if (query.single) rows.limit(2);
+  order(ctx, page, model, t0, query);
+  if (query.single) page.limit(2);
   else {
-    if (query.paging.limit !== undefined) rows.limit(query.paging.limit);
-    if (query.paging.offset > 0) rows.offset(query.paging.offset);
+    if (query.paging.limit !== undefined) page.limit(query.paging.limit);
+    if (query.paging.offset > 0) page.offset(query.paging.offset);
   }
-  const decode = resourceRowDecoder(dialect, model, linkage);
-  const statements: Statement<Partial<ListAnswer>>[] = [
-    statementOf(rows, (answer) => ({ rows: answer.rows.map(decode) })),
-  ];
+
   const total = query.single ? 'none' : (request.total ?? collection.total);
-  let fallback: Statement<Partial<ListAnswer>> | undefined;
   // An estimate is of the whole table: only for a read that restricts nothing.
   const estimate =
     total === 'estimated' && !query.filter && !scope && query.group.length === 0
       ? compileEstimate(ctx, model)
       : undefined;
-  if (estimate) {
-    statements.push(mapStatement(estimate, (n) => (n === undefined ? {} : { total: n })));
-    fallback = compileCount(ctx, counted);
-  } else if (total !== 'none') {
-    // The owner's existence rides in the count.
-    statements.push(compileCount(ctx, counted, scope));
+  const counts = total !== 'none' && !estimate;
+  const head = headQuery(ctx, counts ? counted : undefined, scope);
+  const folded = head && dialect.foldsHead ? head : undefined;
+  const columns = [selectColumns(ctx, model, t0), ...linkage.columns(t0)];
+  let rows: Knex.QueryBuilder;
+  if (folded) {
+    rows = knex
+      .from(folded.as('h'))
+      .leftJoin(page.select(storedColumns(model, t0)).as(t0), knex.raw('1 = 1'))
+      .select('h.*', ...columns);
+    order(ctx, rows, model, t0, query);
+  } else if (linkage.columns(t0).length > 0) {
+    rows = knex.from(page.select(storedColumns(model, t0)).as(t0)).select(columns);
+    order(ctx, rows, model, t0, query);
+  } else rows = page.select(columns);
+
+  const decode = resourceRowDecoder(dialect, model, linkage);
+  const key = model.key;
+  const statements: Statement<Partial<ListAnswer>>[] = [
+    statementOf(rows, (answer) => {
+      // The head's row stands alone, its page columns null, when the page is empty.
+      const page = folded ? answer.rows.filter((r) => r[key] !== null && r[key] !== undefined) : answer.rows;
+      return {
+        rows: page.map(decode),
+        ...(folded ? readHead(answer.rows[0], counts, scope !== undefined) : {}),
+      };
+    }),
+  ];
+  if (head && !folded) statements.push(statementOf(head, ({ rows }) => readHead(rows[0], counts, scope !== undefined)));
+  if (!estimate) return { statements, carried: linkage.carried };
+  statements.push(mapStatement(estimate, (n) => (n === undefined ? {} : { total: n })));
+  return { statements, fallback: compileCount(ctx, counted), carried: linkage.carried };
+}
+
+/**
+ * The columns of the model's table that a derived page passes on, by name rather than `*`: the model's
+ * columns and the relationships' join columns, which the outer query reads, sorts on and correlates key lists
+ * with; nothing else of the table (a role may lack the privilege on other columns, and they may be wide).
+ */
+function storedColumns(model: ModelSchema, alias: string): string[] {
+  const names = new Set([...model.columns.values()].map(sqlColumn));
+  for (const rel of model.relationships.values()) names.add(rel.join.ownColumn);
+  return [...names].map((c) => `${alias}.${c}`);
+}
+
+/** The request's order over the rows of `alias`, the key breaking ties last so pages never overlap or skip rows. */
+function order(ctx: CompileContext, qb: Knex.QueryBuilder, model: ModelSchema, alias: string, query: ReadQuery): void {
+  for (const key of query.sort) {
+    qb.orderByRaw('?', [
+      ctx.dialect.orderTerm(ctx.knex, comparableExpression(ctx, model, alias, key.field), key.descending),
+    ]);
   }
-  if (scope && total === 'none')
-    statements.push(mapStatement(compileOwner(ctx, scope), (ownerExists) => ({ ownerExists })));
-  return { statements, ...(fallback ? { fallback } : {}), carried: linkage.carried };
+  qb.orderBy(`${alias}.${model.key}`, 'asc');
 }

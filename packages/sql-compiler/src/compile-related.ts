@@ -1,5 +1,6 @@
 import type { RelationshipSchema } from '@colapi/schema';
 import type { Knex } from 'knex';
+import type { Dialect } from './dialect.js';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import type { Row } from './row-decoder.js';
@@ -19,13 +20,46 @@ export interface RelatedRow {
 
 const OWNER_COLUMN = '__colapi_owner';
 
+/** Statements kept per dialect and relationship, bound again with other owners: see compileRelated. */
+const kept = new WeakMap<Dialect, WeakMap<RelationshipSchema, Map<string, RowsStatement<RelatedRow[]>>>>();
+/** Shapes kept per relationship: one per number of owners and set of relationships shown. */
+const SHAPES_PER_RELATIONSHIP = 200;
+
+function keptOf(dialect: Dialect, rel: RelationshipSchema): Map<string, RowsStatement<RelatedRow[]>> {
+  let byRelationship = kept.get(dialect);
+  if (!byRelationship) kept.set(dialect, (byRelationship = new WeakMap()));
+  let statements = byRelationship.get(rel);
+  if (!statements) byRelationship.set(rel, (statements = new Map()));
+  return statements;
+}
+
 /**
  * The targets of a relationship for many owners at once, in key order, each tagged with its owner's join
  * value: one statement per relationship whatever the number of owners. Without `relations` only the target
  * keys are read (linkage); with them the targets are read in full, carrying the linkage of the
  * relationships `relations` shows as rowLinkage decides.
+ *
+ * Its text depends only on the number of owners and the relationships shown, and its bindings are the owner
+ * values: the statement built for the first request of a shape is kept and bound again, as compileRow does.
  */
 export function compileRelated(
+  ctx: CompileContext,
+  rel: RelationshipSchema,
+  ownerValues: readonly unknown[],
+  relations?: Relations,
+): RowsStatement<RelatedRow[]> {
+  const statements = keptOf(ctx.dialect, rel);
+  const shape = `${ownerValues.length} ${relations ? `${relations.shown.map((r) => r.name).join(',')} ${[...relations.included].join(',')}` : ''}`;
+  const statement = statements.get(shape);
+  if (statement) return { ...statement, bindings: ownerValues };
+  const built = buildRelated(ctx, rel, ownerValues, relations);
+  const bindsOwners =
+    built.bindings.length === ownerValues.length && built.bindings.every((b, i) => b === ownerValues[i]);
+  if (bindsOwners && statements.size < SHAPES_PER_RELATIONSHIP) statements.set(shape, built);
+  return built;
+}
+
+function buildRelated(
   ctx: CompileContext,
   rel: RelationshipSchema,
   ownerValues: readonly unknown[],
@@ -37,22 +71,31 @@ export function compileRelated(
   const t = ctx.aliases.next();
   const join = rel.join;
   const key = target.columns.get(target.key)!;
+  // Where the owner's join value and the target's key are read.
+  let qb: Knex.QueryBuilder;
+  let ownerRef: string;
+  let keyRef = `${t}.${target.key}`;
+  if (join.kind === 'through' && !relations && join.targetColumn === target.key) {
+    // Linkage only: the join table holds the keys (linkedKeys says why the target table is not read).
+    qb = knex.from({ [t]: join.through.table });
+    ownerRef = `${t}.${join.through.ownColumn}`;
+    keyRef = `${t}.${join.through.targetColumn}`;
+  } else if (join.kind === 'through') {
+    const j = ctx.aliases.next();
+    qb = knex
+      .from({ [t]: target.table })
+      .join({ [j]: join.through.table }, `${j}.${join.through.targetColumn}`, `${t}.${join.targetColumn}`);
+    ownerRef = `${j}.${join.through.ownColumn}`;
+  } else {
+    qb = knex.from({ [t]: target.table });
+    ownerRef = `${t}.${join.targetColumn}`;
+  }
   const columns = relations
     ? [selectColumns(ctx, target, t), ...linkage.columns(t)]
-    : [knex.raw('? as ??', [dialect.readColumn(knex, `${t}.${target.key}`, key), target.key])];
-  const qb = knex.from({ [t]: target.table });
-  if (join.kind === 'through') {
-    const j = ctx.aliases.next();
-    qb.join({ [j]: join.through.table }, `${j}.${join.through.targetColumn}`, `${t}.${join.targetColumn}`)
-      .select(knex.raw('?? as ??', [`${j}.${join.through.ownColumn}`, OWNER_COLUMN]), ...columns)
-      .whereIn(`${j}.${join.through.ownColumn}`, ownerValues as Knex.Value[]);
-  } else {
-    qb.select(knex.raw('?? as ??', [`${t}.${join.targetColumn}`, OWNER_COLUMN]), ...columns).whereIn(
-      `${t}.${join.targetColumn}`,
-      ownerValues as Knex.Value[],
-    );
-  }
-  qb.orderBy(`${t}.${target.key}`, 'asc');
+    : [knex.raw('? as ??', [dialect.readColumn(knex, keyRef, key), target.key])];
+  qb.select(knex.raw('?? as ??', [ownerRef, OWNER_COLUMN]), ...columns)
+    .whereIn(ownerRef, ownerValues as Knex.Value[])
+    .orderBy(keyRef, 'asc');
   let decode: (raw: Row) => RelatedRow;
   if (relations) {
     const full = resourceRowDecoder(dialect, target, linkage);

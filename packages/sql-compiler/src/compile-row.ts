@@ -1,6 +1,7 @@
 import type { ModelSchema } from '@colapi/schema';
 import type { KeyValue } from '@colapi/query-ast';
 import { applyScope, type Scope } from './compile-scope.js';
+import type { Dialect } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
 import { keyBinding } from './key-binding.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
@@ -8,16 +9,51 @@ import { NO_RELATIONS, rowLinkage, type Relations } from './row-linkage.js';
 import { selectColumns } from './select-columns.js';
 import { statementOf, type RowsStatement } from './statement.js';
 
+/** Statements of reads by key, kept per dialect and model and reused with another key: see compileRow. */
+const kept = new WeakMap<Dialect, WeakMap<ModelSchema, Map<string, RowsStatement<ResourceRow | undefined>>>>();
+/** Shapes kept per model: the relationships a read shows are the client's choice (fieldsets, includes). */
+const SHAPES_PER_MODEL = 100;
+
+function keptOf(dialect: Dialect, model: ModelSchema): Map<string, RowsStatement<ResourceRow | undefined>> {
+  let byModel = kept.get(dialect);
+  if (!byModel) kept.set(dialect, (byModel = new WeakMap()));
+  let statements = byModel.get(model);
+  if (!statements) byModel.set(model, (statements = new Map()));
+  return statements;
+}
+
 /**
  * One row of a model by its key, or none; within `scope` when given (`/person/1/articles/7`). It carries
  * the linkage of the relationships `relations` shows, as rowLinkage decides: a read by key computes its
  * select list for that row alone.
+ *
+ * A read by key outside a scope is the commonest request there is, and its text depends only on which
+ * relationships it shows: the statement built for the first key of a shape is kept and bound again with the
+ * next key, so knex builds and compiles it once. It is kept only when its one binding is the key itself.
  */
 export function compileRow(
   ctx: CompileContext,
   model: ModelSchema,
   key: KeyValue,
   relations: Relations = NO_RELATIONS,
+  scope?: Scope,
+): RowsStatement<ResourceRow | undefined> {
+  if (scope) return buildRow(ctx, model, key, relations, scope);
+  const statements = keptOf(ctx.dialect, model);
+  const shape = `${typeof key} ${relations.shown.map((r) => r.name).join(',')} ${[...relations.included].join(',')}`;
+  const statement = statements.get(shape);
+  if (statement) return { ...statement, bindings: [key] };
+  const built = buildRow(ctx, model, key, relations);
+  if (built.bindings.length === 1 && built.bindings[0] === key && statements.size < SHAPES_PER_MODEL)
+    statements.set(shape, built);
+  return built;
+}
+
+function buildRow(
+  ctx: CompileContext,
+  model: ModelSchema,
+  key: KeyValue,
+  relations: Relations,
   scope?: Scope,
 ): RowsStatement<ResourceRow | undefined> {
   const linkage = rowLinkage(ctx, relations, true);

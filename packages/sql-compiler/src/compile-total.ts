@@ -6,25 +6,44 @@ import { statementOf, type Statement } from './statement.js';
 
 /** What a count answers: the total, and whether the scope's owner exists when it was asked too. */
 export interface Count {
-  readonly total: number;
+  readonly total?: number;
   readonly ownerExists?: boolean;
 }
 
+/** Names of the head's columns: prefixed, as they share a result with the columns of the page's rows. */
+export const TOTAL_COLUMN = '__colapi_total';
+export const OWNER_COLUMN = '__colapi_owner';
+
 /**
- * `select count(*)` over `from` (rows already restricted). With `scope` it also tells whether the owner
- * exists, `(select 1 from owner where key = ?)`, so that a related collection costs no statement of its own
- * for its 404.
+ * The one-row head of a list read: `count(*)` over `from` (rows already restricted) when `from` is given,
+ * and with `scope` whether its owner exists, `(select 1 from owner where key = ?)`, so that a related
+ * collection costs no statement of its own for its 404. Undefined when it would tell nothing.
  */
-export function compileCount(ctx: CompileContext, from: Knex.QueryBuilder, scope?: Scope): Statement<Count> {
+export function headQuery(
+  ctx: CompileContext,
+  from: Knex.QueryBuilder | undefined,
+  scope: Scope | undefined,
+): Knex.QueryBuilder | undefined {
   const { knex } = ctx;
-  const select: Knex.Raw[] = [knex.raw('count(*) as ??', ['total'])];
-  if (scope) select.push(knex.raw('? as ??', [ownerQuery(ctx, scope), 'owner']));
-  return statementOf(from.select(select), ({ rows }) => {
-    const row = rows[0];
-    const total = Number(row?.total ?? 0);
-    if (!scope) return { total };
-    return { total, ownerExists: row?.owner !== null && row?.owner !== undefined };
-  });
+  const select: Knex.Raw[] = [];
+  if (from) select.push(knex.raw('count(*) as ??', [TOTAL_COLUMN]));
+  if (scope) select.push(knex.raw('? as ??', [ownerQuery(ctx, scope), OWNER_COLUMN]));
+  if (select.length === 0) return undefined;
+  return from ? from.select(select) : knex.select(select);
+}
+
+/** What a head row tells. */
+export function readHead(row: Readonly<Record<string, unknown>> | undefined, counted: boolean, scoped: boolean): Count {
+  const owner = row?.[OWNER_COLUMN];
+  return {
+    ...(counted ? { total: Number(row?.[TOTAL_COLUMN] ?? 0) } : {}),
+    ...(scoped ? { ownerExists: owner !== null && owner !== undefined } : {}),
+  };
+}
+
+/** `select count(*)` over `from` (rows already restricted), as a statement of its own. */
+export function compileCount(ctx: CompileContext, from: Knex.QueryBuilder): Statement<Count> {
+  return statementOf(headQuery(ctx, from, undefined)!, ({ rows }) => readHead(rows[0], true, false));
 }
 
 /** The planner's estimate of a table's rows, where the dialect has one; undefined when it has none for this table. */

@@ -153,4 +153,12 @@ export interface Dialect {
   writeTransaction?(): Knex.TransactionConfig;
   /** True when INSERT … RETURNING gives back the new key. */
   readonly returning: boolean;
+  /**
+   * True when a list read's count and a related collection's owner check ride in the page's own statement, as
+   * a one-row head joined to the page (compileList); else they are a statement of their own, sent alongside.
+   * PostgreSQL answers the joined form in less time than the two (a round trip saved); MariaDB and SQLite
+   * materialise both derived tables and sort their join, which costs more than a second statement
+   * (docs/performance.md).
+   */
+  readonly foldsHead?: boolean;
 }

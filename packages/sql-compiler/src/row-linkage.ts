@@ -78,13 +78,38 @@ function listable(type: string | undefined): boolean {
   return type === 'integer' || type === 'string';
 }
 
+/**
+ * The keys of the targets related to the owner row `ownerAlias`: a query and the column that holds them.
+ * Through a join table whose column holds the target's key, the join table alone tells them, as a
+ * belongs-to's foreign key does: reading the target table too would only confirm what the foreign key
+ * constraint already guarantees, and would cost a probe of that table per key (under heavy churn of the
+ * target table, most of a related collection's time).
+ */
+export function linkedKeys(
+  ctx: CompileContext,
+  rel: RelationshipSchema,
+  ownerAlias: string,
+): { qb: Knex.QueryBuilder; key: string } {
+  const target = targetModel(ctx, rel);
+  const join = rel.join;
+  if (join.kind === 'through' && join.targetColumn === target.key) {
+    const j = ctx.aliases.next();
+    const qb = ctx.knex
+      .from({ [j]: join.through.table })
+      .whereRaw('?? = ??', [`${j}.${join.through.ownColumn}`, `${ownerAlias}.${join.ownColumn}`]);
+    return { qb, key: `${j}.${join.through.targetColumn}` };
+  }
+  const { qb, alias } = correlatedTarget(ctx, rel, ownerAlias);
+  return { qb, key: `${alias}.${target.key}` };
+}
+
 /** The key-list column of one relationship for rows of `alias`, compiled once per dialect, target and alias. */
 function keyListColumn(ctx: CompileContext, rel: RelationshipSchema, alias: string): Knex.Raw {
   const { knex, dialect } = ctx;
   const target = targetModel(ctx, rel);
   return compiledFragment(knex, dialect, rel, `link ${alias} ${target.table}.${target.key}`, () => {
     // Aliases of their own (t0l0, …): the same text fits any query in which `alias` names the owner rows.
-    const { qb: from, alias: t } = correlatedTarget({ ...ctx, aliases: new Aliases(`${alias}l`) }, rel, alias);
-    return knex.raw('? as ??', [dialect.keyList!(knex, from, `${t}.${target.key}`), linkColumn(rel.name)]);
+    const { qb: from, key } = linkedKeys({ ...ctx, aliases: new Aliases(`${alias}l`) }, rel, alias);
+    return knex.raw('? as ??', [dialect.keyList!(knex, from, key), linkColumn(rel.name)]);
   });
 }

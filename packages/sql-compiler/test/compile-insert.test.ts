@@ -44,26 +44,27 @@ eachDialect(
       ).to.equal(4);
     });
 
-    it('an insert returning the row in its read form, with the linkage its foreign keys give (where the database returns rows)', async () => {
+    it('an insert returning the row in its read form and all its linkage, key lists in RETURNING (where the database returns rows)', async () => {
       const relations = { shown: [...collection('article').relationships.values()], included: new Set<string>() };
       const statement = t().database.dialect.returning
         ? t().compiler.insertReturning(model('article'), { title: 'New', author_id: 2 }, relations)
         : undefined;
       const row = await t().sql(statement, {
         postgres: {
-          sql: 'insert into "article" ("author_id", "title") values ($1, $2) returning "id" as "id", "title" as "title", "author_id" as "author_id", "editor_name" as "editor_name"',
+          sql: 'insert into "article" ("author_id", "title") values ($1, $2) returning "id" as "id", "title" as "title", "author_id" as "author_id", "editor_name" as "editor_name", array((select cast("articlel0"."id" as text) from "person" as "articlel0" where "articlel0"."name" = "article"."editor_name" order by "articlel0"."id" asc)) as "__colapi_link_editor", array((select cast("articlel0"."id" as text) from "comment" as "articlel0" where "articlel0"."article_id" = "article"."id" order by "articlel0"."id" asc)) as "__colapi_link_comments", array((select cast("articlel0"."tag_id" as text) from "article_tag" as "articlel0" where "articlel0"."article_id" = "article"."id" order by "articlel0"."tag_id" asc)) as "__colapi_link_tags"',
           bindings: [2, 'New'],
         },
         mysql: undefined,
         sqlite: {
-          sql: 'insert into `article` (`author_id`, `title`) values (?, ?) returning `id` as `id`, `title` as `title`, `author_id` as `author_id`, `editor_name` as `editor_name`',
+          sql: 'insert into `article` (`author_id`, `title`) values (?, ?) returning `id` as `id`, `title` as `title`, `author_id` as `author_id`, `editor_name` as `editor_name`, (select json_group_array(cast(`articlel0`.`id` as text) order by `articlel0`.`id`) from `person` as `articlel0` where `articlel0`.`name` = `article`.`editor_name`) as `__colapi_link_editor`, (select json_group_array(cast(`articlel0`.`id` as text) order by `articlel0`.`id`) from `comment` as `articlel0` where `articlel0`.`article_id` = `article`.`id`) as `__colapi_link_comments`, (select json_group_array(cast(`articlel0`.`tag_id` as text) order by `articlel0`.`tag_id`) from `article_tag` as `articlel0` where `articlel0`.`article_id` = `article`.`id`) as `__colapi_link_tags`',
           bindings: [2, 'New'],
         },
       });
       if (!statement) return;
-      expect([...statement.carried]).to.deep.equal(['author']);
+      expect([...statement.carried]).to.deep.equal(['author', 'editor', 'comments', 'tags']);
       expect(row.values).to.deep.equal({ id: 5, title: 'New', author_id: 2, editor_name: null });
-      expect(Object.fromEntries(row.linkage)).to.deep.equal({ author: '2' });
+      // A row that did not exist a statement ago: nothing refers to it yet.
+      expect(Object.fromEntries(row.linkage)).to.deep.equal({ author: '2', editor: null, comments: [], tags: [] });
     });
 
     it('after a key the client chose, the key generator moves past it (where the database does not do so itself)', async () => {

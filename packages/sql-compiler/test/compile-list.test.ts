@@ -18,7 +18,7 @@ const scope = (owner: string, ownerId: string | number, relation: string): Scope
 const ids = (answer: Pick<ListAnswer, 'rows'>) => answer.rows.map((r) => r.values.id);
 
 eachDialect('compileList', (t) => {
-  it('a first page in key order: the rows carry the linkage they show, and a count tells the total', async () => {
+  it('a first page in key order, in one statement: the rows carry the linkage they show, the head the total', async () => {
     const plan = t().compiler.list({
       collection: collection('article'),
       query: query({ paging: { offset: 0, limit: 10 } }),
@@ -26,18 +26,19 @@ eachDialect('compileList', (t) => {
       total: 'exact',
     });
     expect([...plan.carried]).to.deep.equal(['author', 'editor', 'comments', 'tags']);
-    expect(plan.statements).to.have.lengthOf(2);
+    // The head (the count) rides in the page's statement where the dialect folds it, else it is one more.
+    expect(plan.statements).to.have.lengthOf(t().database.dialect.foldsHead ? 1 : 2);
     const page = await t().sql(plan.statements[0], {
       postgres: {
-        sql: 'select "t0"."id" as "id", "t0"."title" as "title", "t0"."author_id" as "author_id", "t0"."editor_name" as "editor_name", array((select cast("t0l0"."id" as text) from "person" as "t0l0" where "t0l0"."name" = "t0"."editor_name" order by "t0l0"."id" asc)) as "__colapi_link_editor", array((select cast("t0l0"."id" as text) from "comment" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_comments", array((select cast("t0l0"."id" as text) from "tag" as "t0l0" inner join "article_tag" as "t0l1" on "t0l1"."tag_id" = "t0l0"."id" where "t0l1"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_tags" from "article" as "t0" order by "t0"."id" asc limit $1',
+        sql: 'select "h".*, "t0"."id" as "id", "t0"."title" as "title", "t0"."author_id" as "author_id", "t0"."editor_name" as "editor_name", array((select cast("t0l0"."id" as text) from "person" as "t0l0" where "t0l0"."name" = "t0"."editor_name" order by "t0l0"."id" asc)) as "__colapi_link_editor", array((select cast("t0l0"."id" as text) from "comment" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_comments", array((select cast("t0l0"."tag_id" as text) from "article_tag" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."tag_id" asc)) as "__colapi_link_tags" from (select count(*) as "__colapi_total" from "article" as "t1") as "h" left join (select "t0"."id", "t0"."title", "t0"."author_id", "t0"."editor_name" from "article" as "t0" order by "t0"."id" asc limit $1) as "t0" on 1 = 1 order by "t0"."id" asc',
         bindings: [10],
       },
       mysql: {
-        sql: "select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `tag` as `t0l0` inner join `article_tag` as `t0l1` on `t0l1`.`tag_id` = `t0l0`.`id` where `t0l1`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from `article` as `t0` order by `t0`.`id` asc limit ?",
+        sql: "select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`tag_id` as char)) order by `t0l0`.`tag_id` separator ','), ''), ']') from `article_tag` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from (select `t0`.`id`, `t0`.`title`, `t0`.`author_id`, `t0`.`editor_name` from `article` as `t0` order by `t0`.`id` asc limit ?) as `t0` order by `t0`.`id` asc",
         bindings: [10],
       },
       sqlite: {
-        sql: 'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `tag` as `t0l0` inner join `article_tag` as `t0l1` on `t0l1`.`tag_id` = `t0l0`.`id` where `t0l1`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from `article` as `t0` order by `t0`.`id` asc limit ?',
+        sql: 'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select json_group_array(cast(`t0l0`.`tag_id` as text) order by `t0l0`.`tag_id`) from `article_tag` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from (select `t0`.`id`, `t0`.`title`, `t0`.`author_id`, `t0`.`editor_name` from `article` as `t0` order by `t0`.`id` asc limit ?) as `t0` order by `t0`.`id` asc',
         bindings: [10],
       },
     });
@@ -53,25 +54,10 @@ eachDialect('compileList', (t) => {
       { id: 3, title: 'Bonjour', author_id: 2, editor_name: 'Bob' },
       { id: 4, title: 'orphan', author_id: null, editor_name: null },
     ]);
-    expect(
-      await t().sql(plan.statements[1], {
-        postgres: {
-          sql: 'select count(*) as "total" from "article" as "t1"',
-          bindings: [],
-        },
-        mysql: {
-          sql: 'select count(*) as `total` from `article` as `t1`',
-          bindings: [],
-        },
-        sqlite: {
-          sql: 'select count(*) as `total` from `article` as `t1`',
-          bindings: [],
-        },
-      }),
-    ).to.deep.equal({ total: 4 });
+    expect((await runList(t().database.knex, t().database.dialect, plan)).total).to.equal(4);
   });
 
-  it('a sorted page past the first: filtered, ordered through a to-one path, and carrying only foreign keys', async () => {
+  it('a sorted page past the first, in one statement: filtered, ordered through a to-one path, carrying all its linkage', async () => {
     const request = {
       collection: collection('article'),
       query: query({
@@ -82,83 +68,55 @@ eachDialect('compileList', (t) => {
       relations: showing('article'),
     };
     const plan = t().compiler.list(request);
-    expect([...plan.carried]).to.deep.equal(['author']);
+    // The page is a derived table: its key lists are computed for its own rows, whatever the offset and sort.
+    expect([...plan.carried]).to.deep.equal(['author', 'editor', 'comments', 'tags']);
+    expect(plan.statements).to.have.lengthOf(t().database.dialect.foldsHead ? 1 : 2);
     const page = await t().sql(plan.statements[0], {
       postgres: {
-        sql: 'select "t0"."id" as "id", "t0"."title" as "title", "t0"."author_id" as "author_id", "t0"."editor_name" as "editor_name" from "article" as "t0" where "t0"."title" ilike $1 order by (select "t2"."name" from "person" as "t2" where "t2"."id" = "t0"."author_id" limit $2) collate "C" desc nulls last, "t0"."id" asc limit $3 offset $4',
-        bindings: ['%O%', 1, 2, 1],
+        sql: 'select "h".*, "t0"."id" as "id", "t0"."title" as "title", "t0"."author_id" as "author_id", "t0"."editor_name" as "editor_name", array((select cast("t0l0"."id" as text) from "person" as "t0l0" where "t0l0"."name" = "t0"."editor_name" order by "t0l0"."id" asc)) as "__colapi_link_editor", array((select cast("t0l0"."id" as text) from "comment" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_comments", array((select cast("t0l0"."tag_id" as text) from "article_tag" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."tag_id" asc)) as "__colapi_link_tags" from (select count(*) as "__colapi_total" from "article" as "t1" where "t1"."title" ilike $1) as "h" left join (select "t0"."id", "t0"."title", "t0"."author_id", "t0"."editor_name" from "article" as "t0" where "t0"."title" ilike $2 order by (select "t2"."name" from "person" as "t2" where "t2"."id" = "t0"."author_id" limit $3) collate "C" desc nulls last, "t0"."id" asc limit $4 offset $5) as "t0" on 1 = 1 order by (select "t3"."name" from "person" as "t3" where "t3"."id" = "t0"."author_id" limit $6) collate "C" desc nulls last, "t0"."id" asc',
+        bindings: ['%O%', '%O%', 1, 2, 1, 1],
       },
       mysql: {
-        sql: 'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name` from `article` as `t0` where lower(`t0`.`title`) like (lower(?) collate utf8mb4_bin) order by cast((select `t2`.`name` from `person` as `t2` where `t2`.`id` = `t0`.`author_id` limit ?) as binary) desc, `t0`.`id` asc limit ? offset ?',
-        bindings: ['%O%', 1, 2, 1],
+        sql: "select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`tag_id` as char)) order by `t0l0`.`tag_id` separator ','), ''), ']') from `article_tag` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from (select `t0`.`id`, `t0`.`title`, `t0`.`author_id`, `t0`.`editor_name` from `article` as `t0` where lower(`t0`.`title`) like (lower(?) collate utf8mb4_bin) order by cast((select `t2`.`name` from `person` as `t2` where `t2`.`id` = `t0`.`author_id` limit ?) as binary) desc, `t0`.`id` asc limit ? offset ?) as `t0` order by cast((select `t3`.`name` from `person` as `t3` where `t3`.`id` = `t0`.`author_id` limit ?) as binary) desc, `t0`.`id` asc",
+        bindings: ['%O%', 1, 2, 1, 1],
       },
       sqlite: {
-        sql: "select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name` from `article` as `t0` where colapi_lower(`t0`.`title`) like colapi_lower(?) escape '\\' order by (select `t2`.`name` from `person` as `t2` where `t2`.`id` = `t0`.`author_id` limit ?) collate binary desc, `t0`.`id` asc limit ? offset ?",
-        bindings: ['%O%', 1, 2, 1],
+        sql: "select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select json_group_array(cast(`t0l0`.`tag_id` as text) order by `t0l0`.`tag_id`) from `article_tag` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from (select `t0`.`id`, `t0`.`title`, `t0`.`author_id`, `t0`.`editor_name` from `article` as `t0` where colapi_lower(`t0`.`title`) like colapi_lower(?) escape '\\' order by (select `t2`.`name` from `person` as `t2` where `t2`.`id` = `t0`.`author_id` limit ?) collate binary desc, `t0`.`id` asc limit ? offset ?) as `t0` order by (select `t3`.`name` from `person` as `t3` where `t3`.`id` = `t0`.`author_id` limit ?) collate binary desc, `t0`.`id` asc",
+        bindings: ['%O%', 1, 2, 1, 1],
       },
     });
     // Bonjour (Bob), Hello (Alice), orphan (no author: last when descending); the first skipped.
     expect(ids(page as ListAnswer)).to.deep.equal([1, 4]);
-    expect(page.rows!.map((r) => Object.fromEntries(r.linkage))).to.deep.equal([{ author: '1' }, { author: null }]);
-    expect(
-      await t().sql(plan.statements[1], {
-        postgres: {
-          sql: 'select count(*) as "total" from "article" as "t1" where "t1"."title" ilike $1',
-          bindings: ['%O%'],
-        },
-        mysql: {
-          sql: 'select count(*) as `total` from `article` as `t1` where lower(`t1`.`title`) like (lower(?) collate utf8mb4_bin)',
-          bindings: ['%O%'],
-        },
-        sqlite: {
-          sql: "select count(*) as `total` from `article` as `t1` where colapi_lower(`t1`.`title`) like colapi_lower(?) escape '\\'",
-          bindings: ['%O%'],
-        },
-      }),
-    ).to.deep.equal({ total: 3 });
+    expect(page.rows!.map((r) => Object.fromEntries(r.linkage))).to.deep.equal([
+      { author: '1', editor: '2', comments: ['1', '2'], tags: ['1', '2'] },
+      { author: null, editor: null, comments: [], tags: [] },
+    ]);
+    expect((await runList(t().database.knex, t().database.dialect, plan)).total).to.equal(3);
   });
 
-  it('a grouped page: the row with the smallest key per group, and the groups counted', async () => {
+  it('a grouped page: the row with the smallest key per group, and the groups counted in the same statement', async () => {
     const plan = t().compiler.list({
       collection: collection('article'),
       query: query({ group: [field('author_id')] }),
       relations: showing('article'),
       total: 'exact',
     });
-    expect(
-      ids(
-        (await t().sql(plan.statements[0], {
-          postgres: {
-            sql: 'select "t0"."id" as "id", "t0"."title" as "title", "t0"."author_id" as "author_id", "t0"."editor_name" as "editor_name", array((select cast("t0l0"."id" as text) from "person" as "t0l0" where "t0l0"."name" = "t0"."editor_name" order by "t0l0"."id" asc)) as "__colapi_link_editor", array((select cast("t0l0"."id" as text) from "comment" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_comments", array((select cast("t0l0"."id" as text) from "tag" as "t0l0" inner join "article_tag" as "t0l1" on "t0l1"."tag_id" = "t0l0"."id" where "t0l1"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_tags" from "article" as "t0" where "t0"."id" in (select min("t1"."id") as "k" from "article" as "t1" group by "t1"."author_id") order by "t0"."id" asc',
-            bindings: [],
-          },
-          mysql: {
-            sql: "select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `tag` as `t0l0` inner join `article_tag` as `t0l1` on `t0l1`.`tag_id` = `t0l0`.`id` where `t0l1`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from `article` as `t0` where `t0`.`id` in (select min(`t1`.`id`) as `k` from `article` as `t1` group by `t1`.`author_id`) order by `t0`.`id` asc",
-            bindings: [],
-          },
-          sqlite: {
-            sql: 'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `tag` as `t0l0` inner join `article_tag` as `t0l1` on `t0l1`.`tag_id` = `t0l0`.`id` where `t0l1`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from `article` as `t0` where `t0`.`id` in (select min(`t1`.`id`) as `k` from `article` as `t1` group by `t1`.`author_id`) order by `t0`.`id` asc',
-            bindings: [],
-          },
-        })) as ListAnswer,
-      ),
-    ).to.deep.equal([1, 3, 4]);
-    expect(
-      await t().sql(plan.statements[1], {
-        postgres: {
-          sql: 'select count(*) as "total" from (select min("t1"."id") as "k" from "article" as "t1" group by "t1"."author_id") as "g"',
-          bindings: [],
-        },
-        mysql: {
-          sql: 'select count(*) as `total` from (select min(`t1`.`id`) as `k` from `article` as `t1` group by `t1`.`author_id`) as `g`',
-          bindings: [],
-        },
-        sqlite: {
-          sql: 'select count(*) as `total` from (select min(`t1`.`id`) as `k` from `article` as `t1` group by `t1`.`author_id`) as `g`',
-          bindings: [],
-        },
-      }),
-    ).to.deep.equal({ total: 3 });
+    const answer = (await t().sql(plan.statements[0], {
+      postgres: {
+        sql: 'select "h".*, "t0"."id" as "id", "t0"."title" as "title", "t0"."author_id" as "author_id", "t0"."editor_name" as "editor_name", array((select cast("t0l0"."id" as text) from "person" as "t0l0" where "t0l0"."name" = "t0"."editor_name" order by "t0l0"."id" asc)) as "__colapi_link_editor", array((select cast("t0l0"."id" as text) from "comment" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_comments", array((select cast("t0l0"."tag_id" as text) from "article_tag" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."tag_id" asc)) as "__colapi_link_tags" from (select count(*) as "__colapi_total" from (select min("t1"."id") as "k" from "article" as "t1" group by "t1"."author_id") as "g") as "h" left join (select "t0"."id", "t0"."title", "t0"."author_id", "t0"."editor_name" from "article" as "t0" where "t0"."id" in (select min("t1"."id") as "k" from "article" as "t1" group by "t1"."author_id") order by "t0"."id" asc) as "t0" on 1 = 1 order by "t0"."id" asc',
+        bindings: [],
+      },
+      mysql: {
+        sql: "select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`tag_id` as char)) order by `t0l0`.`tag_id` separator ','), ''), ']') from `article_tag` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from (select `t0`.`id`, `t0`.`title`, `t0`.`author_id`, `t0`.`editor_name` from `article` as `t0` where `t0`.`id` in (select min(`t1`.`id`) as `k` from `article` as `t1` group by `t1`.`author_id`) order by `t0`.`id` asc) as `t0` order by `t0`.`id` asc",
+        bindings: [],
+      },
+      sqlite: {
+        sql: 'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select json_group_array(cast(`t0l0`.`tag_id` as text) order by `t0l0`.`tag_id`) from `article_tag` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from (select `t0`.`id`, `t0`.`title`, `t0`.`author_id`, `t0`.`editor_name` from `article` as `t0` where `t0`.`id` in (select min(`t1`.`id`) as `k` from `article` as `t1` group by `t1`.`author_id`) order by `t0`.`id` asc) as `t0` order by `t0`.`id` asc',
+        bindings: [],
+      },
+    })) as ListAnswer;
+    expect(ids(answer)).to.deep.equal([1, 3, 4]);
+    expect((await runList(t().database.knex, t().database.dialect, plan)).total).to.equal(3);
   });
 
   it('filters: a to-one path, in, is not null, and a like that is exact on every dialect', async () => {
@@ -228,15 +186,15 @@ eachDialect('compileList', (t) => {
       ids(
         (await t().sql(plan.statements[0], {
           postgres: {
-            sql: 'select "t0"."id" as "id", "t0"."title" as "title", "t0"."author_id" as "author_id", "t0"."editor_name" as "editor_name" from "article" as "t0" where (("t0"."id" in (select "t2"."article_id" from "tag" as "t1" inner join "article_tag" as "t2" on "t2"."tag_id" = "t1"."id" where "t1"."name" collate "C" in ($1, $2)) or "t0"."title" collate "C" = "t0"."editor_name" collate "C") and 1 = 1) order by "t0"."title" collate "C" asc nulls first, "t0"."id" asc',
+            sql: 'select "t0"."id" as "id", "t0"."title" as "title", "t0"."author_id" as "author_id", "t0"."editor_name" as "editor_name", array((select cast("t0l0"."id" as text) from "person" as "t0l0" where "t0l0"."name" = "t0"."editor_name" order by "t0l0"."id" asc)) as "__colapi_link_editor", array((select cast("t0l0"."id" as text) from "comment" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_comments", array((select cast("t0l0"."tag_id" as text) from "article_tag" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."tag_id" asc)) as "__colapi_link_tags" from (select "t0"."id", "t0"."title", "t0"."author_id", "t0"."editor_name" from "article" as "t0" where (("t0"."id" in (select "t2"."article_id" from "tag" as "t1" inner join "article_tag" as "t2" on "t2"."tag_id" = "t1"."id" where "t1"."name" collate "C" in ($1, $2)) or "t0"."title" collate "C" = "t0"."editor_name" collate "C") and 1 = 1) order by "t0"."title" collate "C" asc nulls first, "t0"."id" asc) as "t0" order by "t0"."title" collate "C" asc nulls first, "t0"."id" asc',
             bindings: ['misc', 'news'],
           },
           mysql: {
-            sql: 'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name` from `article` as `t0` where ((`t0`.`id` in (select `t2`.`article_id` from `tag` as `t1` inner join `article_tag` as `t2` on `t2`.`tag_id` = `t1`.`id` where cast(`t1`.`name` as binary) in (?, ?)) or cast(`t0`.`title` as binary) = cast(`t0`.`editor_name` as binary)) and 1 = 1) order by cast(`t0`.`title` as binary) asc, `t0`.`id` asc',
+            sql: "select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`tag_id` as char)) order by `t0l0`.`tag_id` separator ','), ''), ']') from `article_tag` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from (select `t0`.`id`, `t0`.`title`, `t0`.`author_id`, `t0`.`editor_name` from `article` as `t0` where ((`t0`.`id` in (select `t2`.`article_id` from `tag` as `t1` inner join `article_tag` as `t2` on `t2`.`tag_id` = `t1`.`id` where cast(`t1`.`name` as binary) in (?, ?)) or cast(`t0`.`title` as binary) = cast(`t0`.`editor_name` as binary)) and 1 = 1) order by cast(`t0`.`title` as binary) asc, `t0`.`id` asc) as `t0` order by cast(`t0`.`title` as binary) asc, `t0`.`id` asc",
             bindings: ['misc', 'news'],
           },
           sqlite: {
-            sql: 'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name` from `article` as `t0` where ((`t0`.`id` in (select `t2`.`article_id` from `tag` as `t1` inner join `article_tag` as `t2` on `t2`.`tag_id` = `t1`.`id` where `t1`.`name` collate binary in (?, ?)) or `t0`.`title` collate binary = `t0`.`editor_name` collate binary) and 1 = 1) order by `t0`.`title` collate binary asc, `t0`.`id` asc',
+            sql: 'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select json_group_array(cast(`t0l0`.`tag_id` as text) order by `t0l0`.`tag_id`) from `article_tag` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from (select `t0`.`id`, `t0`.`title`, `t0`.`author_id`, `t0`.`editor_name` from `article` as `t0` where ((`t0`.`id` in (select `t2`.`article_id` from `tag` as `t1` inner join `article_tag` as `t2` on `t2`.`tag_id` = `t1`.`id` where `t1`.`name` collate binary in (?, ?)) or `t0`.`title` collate binary = `t0`.`editor_name` collate binary) and 1 = 1) order by `t0`.`title` collate binary asc, `t0`.`id` asc) as `t0` order by `t0`.`title` collate binary asc, `t0`.`id` asc',
             bindings: ['misc', 'news'],
           },
         })) as ListAnswer,
@@ -244,7 +202,7 @@ eachDialect('compileList', (t) => {
     ).to.deep.equal([3, 1]);
   });
 
-  it('a related collection: the count also tells whether the owner exists, so its 404 costs no statement', async () => {
+  it('a related collection, in one statement: its head counts and tells whether the owner exists', async () => {
     const plan = t().compiler.list({
       collection: collection('article'),
       query: query({ paging: { offset: 0, limit: 10 } }),
@@ -252,41 +210,36 @@ eachDialect('compileList', (t) => {
       scope: scope('person', 1, 'articles'),
       total: 'exact',
     });
-    expect(plan.statements).to.have.lengthOf(2);
-    expect(
-      ids(
-        (await t().sql(plan.statements[0], {
-          postgres: {
-            sql: 'select "t0"."id" as "id", "t0"."title" as "title", "t0"."author_id" as "author_id", "t0"."editor_name" as "editor_name", array((select cast("t0l0"."id" as text) from "person" as "t0l0" where "t0l0"."name" = "t0"."editor_name" order by "t0l0"."id" asc)) as "__colapi_link_editor", array((select cast("t0l0"."id" as text) from "comment" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_comments", array((select cast("t0l0"."id" as text) from "tag" as "t0l0" inner join "article_tag" as "t0l1" on "t0l1"."tag_id" = "t0l0"."id" where "t0l1"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_tags" from "article" as "t0" where "t0"."author_id" = cast($1 as bigint) order by "t0"."id" asc limit $2',
-            bindings: [1, 10],
-          },
-          mysql: {
-            sql: "select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `tag` as `t0l0` inner join `article_tag` as `t0l1` on `t0l1`.`tag_id` = `t0l0`.`id` where `t0l1`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from `article` as `t0` where `t0`.`author_id` = ? order by `t0`.`id` asc limit ?",
-            bindings: [1, 10],
-          },
-          sqlite: {
-            sql: 'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `tag` as `t0l0` inner join `article_tag` as `t0l1` on `t0l1`.`tag_id` = `t0l0`.`id` where `t0l1`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from `article` as `t0` where `t0`.`author_id` = ? order by `t0`.`id` asc limit ?',
-            bindings: [1, 10],
-          },
-        })) as ListAnswer,
-      ),
-    ).to.deep.equal([1, 2]);
-    expect(
-      await t().sql(plan.statements[1], {
-        postgres: {
-          sql: 'select count(*) as "total", (select 1 as "found" from "person" as "t2" where "t2"."id" = cast($1 as bigint)) as "owner" from "article" as "t1" where "t1"."author_id" = cast($2 as bigint)',
-          bindings: [1, 1],
-        },
-        mysql: {
-          sql: 'select count(*) as `total`, (select 1 as `found` from `person` as `t2` where `t2`.`id` = ?) as `owner` from `article` as `t1` where `t1`.`author_id` = ?',
-          bindings: [1, 1],
-        },
-        sqlite: {
-          sql: 'select count(*) as `total`, (select 1 as `found` from `person` as `t2` where `t2`.`id` = ?) as `owner` from `article` as `t1` where `t1`.`author_id` = ?',
-          bindings: [1, 1],
-        },
-      }),
-    ).to.deep.equal({ total: 2, ownerExists: true });
+    expect(plan.statements).to.have.lengthOf(t().database.dialect.foldsHead ? 1 : 2);
+    const answer = (await t().sql(plan.statements[0], {
+      postgres: {
+        sql: 'select "h".*, "t0"."id" as "id", "t0"."title" as "title", "t0"."author_id" as "author_id", "t0"."editor_name" as "editor_name", array((select cast("t0l0"."id" as text) from "person" as "t0l0" where "t0l0"."name" = "t0"."editor_name" order by "t0l0"."id" asc)) as "__colapi_link_editor", array((select cast("t0l0"."id" as text) from "comment" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_comments", array((select cast("t0l0"."tag_id" as text) from "article_tag" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."tag_id" asc)) as "__colapi_link_tags" from (select count(*) as "__colapi_total", (select 1 as "found" from "person" as "t2" where "t2"."id" = cast($1 as bigint)) as "__colapi_owner" from "article" as "t1" where "t1"."author_id" = cast($2 as bigint)) as "h" left join (select "t0"."id", "t0"."title", "t0"."author_id", "t0"."editor_name" from "article" as "t0" where "t0"."author_id" = cast($3 as bigint) order by "t0"."id" asc limit $4) as "t0" on 1 = 1 order by "t0"."id" asc',
+        bindings: [1, 1, 1, 10],
+      },
+      mysql: {
+        sql: "select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`tag_id` as char)) order by `t0l0`.`tag_id` separator ','), ''), ']') from `article_tag` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from (select `t0`.`id`, `t0`.`title`, `t0`.`author_id`, `t0`.`editor_name` from `article` as `t0` where `t0`.`author_id` = ? order by `t0`.`id` asc limit ?) as `t0` order by `t0`.`id` asc",
+        bindings: [1, 10],
+      },
+      sqlite: {
+        sql: 'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select json_group_array(cast(`t0l0`.`tag_id` as text) order by `t0l0`.`tag_id`) from `article_tag` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from (select `t0`.`id`, `t0`.`title`, `t0`.`author_id`, `t0`.`editor_name` from `article` as `t0` where `t0`.`author_id` = ? order by `t0`.`id` asc limit ?) as `t0` order by `t0`.`id` asc',
+        bindings: [1, 10],
+      },
+    })) as ListAnswer;
+    expect(ids(answer)).to.deep.equal([1, 2]);
+    // Where the head is a statement of its own.
+    await t().sql(plan.statements[1], {
+      postgres: undefined,
+      mysql: {
+        sql: 'select count(*) as `__colapi_total`, (select 1 as `found` from `person` as `t2` where `t2`.`id` = ?) as `__colapi_owner` from `article` as `t1` where `t1`.`author_id` = ?',
+        bindings: [1, 1],
+      },
+      sqlite: {
+        sql: 'select count(*) as `__colapi_total`, (select 1 as `found` from `person` as `t2` where `t2`.`id` = ?) as `__colapi_owner` from `article` as `t1` where `t1`.`author_id` = ?',
+        bindings: [1, 1],
+      },
+    });
+    const told = await runList(t().database.knex, t().database.dialect, plan);
+    expect({ total: told.total, ownerExists: told.ownerExists }).to.deep.equal({ total: 2, ownerExists: true });
     const missing = t().compiler.list({
       collection: collection('article'),
       query: query({}),
@@ -301,6 +254,35 @@ eachDialect('compileList', (t) => {
     });
   });
 
+  it('a shape compiled once is bound again with the next page and owner, and answers for them', async () => {
+    const read = (owner: number, offset: number) =>
+      t().compiler.list({
+        collection: collection('article'),
+        query: query({ paging: { offset, limit: 1 } }),
+        relations: showing('article'),
+        scope: scope('person', owner, 'articles'),
+        total: 'exact',
+      });
+    const { knex, dialect } = t().database;
+    const first = read(1, 1);
+    const again = read(1, 1);
+    const other = read(2, 0);
+    // The same text: built once; only the bindings differ.
+    expect(again.statements[0]!.sql).to.equal(first.statements[0]!.sql);
+    expect(again.statements[0]!.bindings).to.deep.equal(first.statements[0]!.bindings);
+    expect(other.statements[0]!.sql).to.not.equal(first.statements[0]!.sql); // no offset clause
+    expect(first.statements[0]!.bindings).to.not.include(1_999_999_993);
+    const answer = await runList(knex, dialect, first);
+    expect({ ids: ids(answer), total: answer.total, ownerExists: answer.ownerExists }).to.deep.equal({
+      ids: [2],
+      total: 2,
+      ownerExists: true,
+    });
+    const second = await runList(knex, dialect, read(2, 1));
+    expect({ ids: ids(second), total: second.total }).to.deep.equal({ ids: [], total: 1 });
+    expect(await runList(knex, dialect, read(99, 1))).to.deep.equal({ rows: [], total: 0, ownerExists: false });
+  });
+
   it('a related collection joined on a column other than the owner key, and one through a join table', async () => {
     const edited = t().compiler.list({
       collection: collection('article'),
@@ -309,41 +291,23 @@ eachDialect('compileList', (t) => {
       scope: scope('person', 2, 'edited'),
       total: 'none',
     });
-    expect(edited.statements).to.have.lengthOf(2);
-    expect(
-      ids(
-        (await t().sql(edited.statements[0], {
-          postgres: {
-            sql: 'select "t0"."id" as "id", "t0"."title" as "title", "t0"."author_id" as "author_id", "t0"."editor_name" as "editor_name", array((select cast("t0l0"."id" as text) from "person" as "t0l0" where "t0l0"."name" = "t0"."editor_name" order by "t0l0"."id" asc)) as "__colapi_link_editor", array((select cast("t0l0"."id" as text) from "comment" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_comments", array((select cast("t0l0"."id" as text) from "tag" as "t0l0" inner join "article_tag" as "t0l1" on "t0l1"."tag_id" = "t0l0"."id" where "t0l1"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_tags" from "article" as "t0" where "t0"."editor_name" in (select "t1"."name" from "person" as "t1" where "t1"."id" = cast($1 as bigint)) order by "t0"."id" asc',
-            bindings: [2],
-          },
-          mysql: {
-            sql: "select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `tag` as `t0l0` inner join `article_tag` as `t0l1` on `t0l1`.`tag_id` = `t0l0`.`id` where `t0l1`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from `article` as `t0` where `t0`.`editor_name` in (select `t1`.`name` from `person` as `t1` where `t1`.`id` = ?) order by `t0`.`id` asc",
-            bindings: [2],
-          },
-          sqlite: {
-            sql: 'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `tag` as `t0l0` inner join `article_tag` as `t0l1` on `t0l1`.`tag_id` = `t0l0`.`id` where `t0l1`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from `article` as `t0` where `t0`.`editor_name` in (select `t1`.`name` from `person` as `t1` where `t1`.`id` = ?) order by `t0`.`id` asc',
-            bindings: [2],
-          },
-        })) as ListAnswer,
-      ),
-    ).to.deep.equal([1, 3]);
-    expect(
-      await t().sql(edited.statements[1], {
-        postgres: {
-          sql: 'select 1 as "found" from "person" as "t4" where "t4"."id" = cast($1 as bigint)',
-          bindings: [2],
-        },
-        mysql: {
-          sql: 'select 1 as `found` from `person` as `t4` where `t4`.`id` = ?',
-          bindings: [2],
-        },
-        sqlite: {
-          sql: 'select 1 as `found` from `person` as `t4` where `t4`.`id` = ?',
-          bindings: [2],
-        },
-      }),
-    ).to.deep.equal({ ownerExists: true });
+    expect(edited.statements).to.have.lengthOf(t().database.dialect.foldsHead ? 1 : 2);
+    const editedAnswer = (await t().sql(edited.statements[0], {
+      postgres: {
+        sql: 'select "h".*, "t0"."id" as "id", "t0"."title" as "title", "t0"."author_id" as "author_id", "t0"."editor_name" as "editor_name", array((select cast("t0l0"."id" as text) from "person" as "t0l0" where "t0l0"."name" = "t0"."editor_name" order by "t0l0"."id" asc)) as "__colapi_link_editor", array((select cast("t0l0"."id" as text) from "comment" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_comments", array((select cast("t0l0"."tag_id" as text) from "article_tag" as "t0l0" where "t0l0"."article_id" = "t0"."id" order by "t0l0"."tag_id" asc)) as "__colapi_link_tags" from (select (select 1 as "found" from "person" as "t4" where "t4"."id" = cast($1 as bigint)) as "__colapi_owner") as "h" left join (select "t0"."id", "t0"."title", "t0"."author_id", "t0"."editor_name" from "article" as "t0" where "t0"."editor_name" in (select "t1"."name" from "person" as "t1" where "t1"."id" = cast($2 as bigint)) order by "t0"."id" asc) as "t0" on 1 = 1 order by "t0"."id" asc',
+        bindings: [2, 2],
+      },
+      mysql: {
+        sql: "select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`tag_id` as char)) order by `t0l0`.`tag_id` separator ','), ''), ']') from `article_tag` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from (select `t0`.`id`, `t0`.`title`, `t0`.`author_id`, `t0`.`editor_name` from `article` as `t0` where `t0`.`editor_name` in (select `t1`.`name` from `person` as `t1` where `t1`.`id` = ?) order by `t0`.`id` asc) as `t0` order by `t0`.`id` asc",
+        bindings: [2],
+      },
+      sqlite: {
+        sql: 'select `t0`.`id` as `id`, `t0`.`title` as `title`, `t0`.`author_id` as `author_id`, `t0`.`editor_name` as `editor_name`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `person` as `t0l0` where `t0l0`.`name` = `t0`.`editor_name`) as `__colapi_link_editor`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `comment` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_comments`, (select json_group_array(cast(`t0l0`.`tag_id` as text) order by `t0l0`.`tag_id`) from `article_tag` as `t0l0` where `t0l0`.`article_id` = `t0`.`id`) as `__colapi_link_tags` from (select `t0`.`id`, `t0`.`title`, `t0`.`author_id`, `t0`.`editor_name` from `article` as `t0` where `t0`.`editor_name` in (select `t1`.`name` from `person` as `t1` where `t1`.`id` = ?) order by `t0`.`id` asc) as `t0` order by `t0`.`id` asc',
+        bindings: [2],
+      },
+    })) as ListAnswer;
+    expect(ids(editedAnswer)).to.deep.equal([1, 3]);
+    expect((await runList(t().database.knex, t().database.dialect, edited)).ownerExists).to.equal(true);
     const tags = t().compiler.list({
       collection: collection('tag'),
       query: query({}),
@@ -355,15 +319,15 @@ eachDialect('compileList', (t) => {
       ids(
         (await t().sql(tags.statements[0], {
           postgres: {
-            sql: 'select "t0"."id" as "id", "t0"."name" as "name", array((select cast("t0l0"."id" as text) from "article" as "t0l0" inner join "article_tag" as "t0l1" on "t0l1"."article_id" = "t0l0"."id" where "t0l1"."tag_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_articles" from "tag" as "t0" where "t0"."id" in (select "t1"."tag_id" from "article_tag" as "t1" where "t1"."article_id" = cast($1 as bigint)) order by "t0"."id" asc',
-            bindings: [1],
+            sql: 'select "h".*, "t0"."id" as "id", "t0"."name" as "name", array((select cast("t0l0"."article_id" as text) from "article_tag" as "t0l0" where "t0l0"."tag_id" = "t0"."id" order by "t0l0"."article_id" asc)) as "__colapi_link_articles" from (select (select 1 as "found" from "article" as "t4" where "t4"."id" = cast($1 as bigint)) as "__colapi_owner") as "h" left join (select "t0"."id", "t0"."name" from "tag" as "t0" where "t0"."id" in (select "t1"."tag_id" from "article_tag" as "t1" where "t1"."article_id" = cast($2 as bigint)) order by "t0"."id" asc) as "t0" on 1 = 1 order by "t0"."id" asc',
+            bindings: [1, 1],
           },
           mysql: {
-            sql: "select `t0`.`id` as `id`, `t0`.`name` as `name`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `article` as `t0l0` inner join `article_tag` as `t0l1` on `t0l1`.`article_id` = `t0l0`.`id` where `t0l1`.`tag_id` = `t0`.`id`) as `__colapi_link_articles` from `tag` as `t0` where `t0`.`id` in (select `t1`.`tag_id` from `article_tag` as `t1` where `t1`.`article_id` = ?) order by `t0`.`id` asc",
+            sql: "select `t0`.`id` as `id`, `t0`.`name` as `name`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`article_id` as char)) order by `t0l0`.`article_id` separator ','), ''), ']') from `article_tag` as `t0l0` where `t0l0`.`tag_id` = `t0`.`id`) as `__colapi_link_articles` from (select `t0`.`id`, `t0`.`name` from `tag` as `t0` where `t0`.`id` in (select `t1`.`tag_id` from `article_tag` as `t1` where `t1`.`article_id` = ?) order by `t0`.`id` asc) as `t0` order by `t0`.`id` asc",
             bindings: [1],
           },
           sqlite: {
-            sql: 'select `t0`.`id` as `id`, `t0`.`name` as `name`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `article` as `t0l0` inner join `article_tag` as `t0l1` on `t0l1`.`article_id` = `t0l0`.`id` where `t0l1`.`tag_id` = `t0`.`id`) as `__colapi_link_articles` from `tag` as `t0` where `t0`.`id` in (select `t1`.`tag_id` from `article_tag` as `t1` where `t1`.`article_id` = ?) order by `t0`.`id` asc',
+            sql: 'select `t0`.`id` as `id`, `t0`.`name` as `name`, (select json_group_array(cast(`t0l0`.`article_id` as text) order by `t0l0`.`article_id`) from `article_tag` as `t0l0` where `t0l0`.`tag_id` = `t0`.`id`) as `__colapi_link_articles` from (select `t0`.`id`, `t0`.`name` from `tag` as `t0` where `t0`.`id` in (select `t1`.`tag_id` from `article_tag` as `t1` where `t1`.`article_id` = ?) order by `t0`.`id` asc) as `t0` order by `t0`.`id` asc',
             bindings: [1],
           },
         })) as ListAnswer,
@@ -382,15 +346,15 @@ eachDialect('compileList', (t) => {
       ids(
         (await t().sql(plan.statements[0], {
           postgres: {
-            sql: 'select "t0"."id" as "id", "t0"."name" as "name", "t0"."age" as "age", array((select cast("t0l0"."id" as text) from "article" as "t0l0" where "t0l0"."author_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_articles", array((select cast("t0l0"."id" as text) from "article" as "t0l0" where "t0l0"."editor_name" = "t0"."name" order by "t0l0"."id" asc)) as "__colapi_link_edited" from "person" as "t0" where "t0"."age" > cast($1 as bigint) order by "t0"."id" asc limit $2',
+            sql: 'select "t0"."id" as "id", "t0"."name" as "name", "t0"."age" as "age", array((select cast("t0l0"."id" as text) from "article" as "t0l0" where "t0l0"."author_id" = "t0"."id" order by "t0l0"."id" asc)) as "__colapi_link_articles", array((select cast("t0l0"."id" as text) from "article" as "t0l0" where "t0l0"."editor_name" = "t0"."name" order by "t0l0"."id" asc)) as "__colapi_link_edited" from (select "t0"."id", "t0"."name", "t0"."age" from "person" as "t0" where "t0"."age" > cast($1 as bigint) order by "t0"."id" asc limit $2) as "t0" order by "t0"."id" asc',
             bindings: [26, 2],
           },
           mysql: {
-            sql: "select `t0`.`id` as `id`, `t0`.`name` as `name`, `t0`.`age` as `age`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `article` as `t0l0` where `t0l0`.`author_id` = `t0`.`id`) as `__colapi_link_articles`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `article` as `t0l0` where `t0l0`.`editor_name` = `t0`.`name`) as `__colapi_link_edited` from `person` as `t0` where `t0`.`age` > ? order by `t0`.`id` asc limit ?",
+            sql: "select `t0`.`id` as `id`, `t0`.`name` as `name`, `t0`.`age` as `age`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `article` as `t0l0` where `t0l0`.`author_id` = `t0`.`id`) as `__colapi_link_articles`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`id` as char)) order by `t0l0`.`id` separator ','), ''), ']') from `article` as `t0l0` where `t0l0`.`editor_name` = `t0`.`name`) as `__colapi_link_edited` from (select `t0`.`id`, `t0`.`name`, `t0`.`age` from `person` as `t0` where `t0`.`age` > ? order by `t0`.`id` asc limit ?) as `t0` order by `t0`.`id` asc",
             bindings: [26, 2],
           },
           sqlite: {
-            sql: 'select `t0`.`id` as `id`, `t0`.`name` as `name`, `t0`.`age` as `age`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `article` as `t0l0` where `t0l0`.`author_id` = `t0`.`id`) as `__colapi_link_articles`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `article` as `t0l0` where `t0l0`.`editor_name` = `t0`.`name`) as `__colapi_link_edited` from `person` as `t0` where `t0`.`age` > ? order by `t0`.`id` asc limit ?',
+            sql: 'select `t0`.`id` as `id`, `t0`.`name` as `name`, `t0`.`age` as `age`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `article` as `t0l0` where `t0l0`.`author_id` = `t0`.`id`) as `__colapi_link_articles`, (select json_group_array(cast(`t0l0`.`id` as text) order by `t0l0`.`id`) from `article` as `t0l0` where `t0l0`.`editor_name` = `t0`.`name`) as `__colapi_link_edited` from (select `t0`.`id`, `t0`.`name`, `t0`.`age` from `person` as `t0` where `t0`.`age` > ? order by `t0`.`id` asc limit ?) as `t0` order by `t0`.`id` asc',
             bindings: [26, 2],
           },
         })) as ListAnswer,
@@ -416,19 +380,17 @@ eachDialect('compileList', (t) => {
       },
       sqlite: undefined,
     });
-    await t().sql(plan.fallback ?? plan.statements[1], {
+    // Without an estimate (SQLite) the page's own head counts; with one, the count is the fallback.
+    await t().sql(plan.fallback, {
       postgres: {
-        sql: 'select count(*) as "total" from "article" as "t1"',
+        sql: 'select count(*) as "__colapi_total" from "article" as "t1"',
         bindings: [],
       },
       mysql: {
-        sql: 'select count(*) as `total` from `article` as `t1`',
+        sql: 'select count(*) as `__colapi_total` from `article` as `t1`',
         bindings: [],
       },
-      sqlite: {
-        sql: 'select count(*) as `total` from `article` as `t1`',
-        bindings: [],
-      },
+      sqlite: undefined,
     });
     const { total } = await runList(t().database.knex, t().database.dialect, plan);
     expect(total).to.be.a('number').at.least(0);

@@ -141,9 +141,13 @@ export class ResourceGraph {
         if (relations.included.has(name)) node.included.set(name, null);
       }
     }
-    // The loads are independent: run them at once.
     const loads = relations.shown.filter((rel) => !carried.has(rel.name));
-    await Promise.all(loads.map((rel) => this.attachOne(db, nodes, rel, fields, tree.get(rel.name))));
+    const load = (rel: RelationshipSchema) => this.attachOne(db, nodes, rel, fields, tree.get(rel.name));
+    // The loads are independent: on a pool they run at once, each on a connection of its own. A transaction
+    // has one connection, which takes one statement at a time (node-postgres queues them with a warning that
+    // it will stop doing so), so there they run in turn.
+    if (db.isTransaction) for (const rel of loads) await load(rel);
+    else await Promise.all(loads.map(load));
   }
 
   /** Linkage (and, when `subtree` is given, the resources) of one relationship for every node: one statement. */

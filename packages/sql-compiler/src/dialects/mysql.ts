@@ -80,6 +80,7 @@ export const mysql: Dialect = {
   name: 'mysql',
   schemes: ['mysql:', 'mariadb:'],
   returning: false,
+  foldsHead: false,
   knexConfig(url, options = {}) {
     const { statementTimeout } = options;
     return {

@@ -135,6 +135,7 @@ export const postgres: Dialect = {
   name: 'postgres',
   schemes: ['postgres:', 'postgresql:'],
   returning: true,
+  foldsHead: true,
   knexConfig(url, options = {}) {
     // The server cancels a statement past statement_timeout itself (57014), and the connection stays usable.
     // Directly it is a startup parameter of every connection; behind a pooler (prepared statements off) it is

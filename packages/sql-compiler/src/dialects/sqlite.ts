@@ -96,6 +96,7 @@ export const sqlite: Dialect = {
   name: 'sqlite',
   schemes: ['sqlite:', 'file:'],
   returning: true,
+  foldsHead: false,
   knexConfig(url, options = {}) {
     // The statement timeout bounds both the wait for a lock another connection holds (busy_timeout: then
     // SQLITE_BUSY, retried within the server's retry budget, then 503) and the running statement itself: better-sqlite3 cannot interrupt
