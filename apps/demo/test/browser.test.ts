@@ -18,8 +18,17 @@ const ARGS = [
   '--no-first-run',
 ];
 
-/** A page expression (run in the browser, so written as text) true once the URL bar shows `url`. */
-const urlShown = (url: string) => `document.getElementById('request-url').value === ${JSON.stringify(url)}`;
+/**
+ * Waits until `check` holds, polling from Node. Not `page.waitForFunction`: once its predicate has to poll, it
+ * runs through `eval` in the page, which the browsable API's Content-Security-Policy (no 'unsafe-eval') refuses.
+ */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** The browsable API at /, driven in headless Chromium like a person would use it. */
 describe('demo browsable API (headless Chromium)', function () {
@@ -93,7 +102,10 @@ describe('demo browsable API (headless Chromium)', function () {
     const link = page.locator('#body a.link', { hasText: /\/api\/books\/\d+\/author$/ }).first();
     const target = (await link.textContent())!;
     await link.click();
-    await page.waitForFunction(urlShown(target));
+    await until(
+      `the URL bar shows ${target}`,
+      async () => (await page.locator('#request-url').inputValue()) === target,
+    );
     await page.locator('#body .string', { hasText: '"authors"' }).first().waitFor();
     const author = JSON.parse((await page.locator('#body').textContent())!);
     expect(author.data.type).to.equal('authors');
@@ -101,7 +113,10 @@ describe('demo browsable API (headless Chromium)', function () {
     expect(new URL(page.url()).searchParams.get('url')).to.equal(target);
 
     await page.goBack();
-    await page.waitForFunction(urlShown(before));
+    await until(
+      `the URL bar shows ${before}`,
+      async () => (await page.locator('#request-url').inputValue()) === before,
+    );
     await page.locator('#body .key', { hasText: '"included"' }).first().waitFor();
   });
 
@@ -119,7 +134,7 @@ describe('demo browsable API (headless Chromium)', function () {
       await row.locator('.filter-value').fill('Japan,Norway');
       await page.locator('#sort-field').selectOption('last_name');
       await page.locator('#send').click();
-      await page.waitForFunction(`document.getElementById('request-url').value.includes('q=')`);
+      await until('the URL bar has q', async () => (await page.locator('#request-url').inputValue()).includes('q='));
       await page.locator('#body .key', { hasText: '"num_results"' }).waitFor();
       const url = new URL(await page.locator('#request-url').inputValue());
       expect(JSON.parse(url.searchParams.get('q')!)).to.deep.equal({
@@ -134,7 +149,7 @@ describe('demo browsable API (headless Chromium)', function () {
       // Format B pages through its Link header: its links navigate too.
       await page.locator('#collections button', { hasText: 'books' }).click();
       await page.locator('#headers a.link', { hasText: 'next' }).click();
-      await page.waitForFunction(`document.getElementById('body').textContent.includes('"page": 2')`);
+      await page.locator('#body', { hasText: '"page": 2' }).waitFor();
       expect(await page.locator('#request-url').inputValue()).to.contain('page=2&results_per_page=10');
     } finally {
       await legacy.stop();
