@@ -4,8 +4,24 @@ import type Koa from 'koa';
 /** What a Host value may hold: a reg-name, IPv4 or bracketed IPv6 literal, and an optional port (RFC 3986 §3.2). */
 const AUTHORITY = /^(?:\[[\dA-Fa-f:.]+\]|[\w.-]+)(?::\d{1,5})?$/;
 
+/**
+ * Hosts already checked, with what `checkHost` answered: a server sees few of them, and parsing a URL for
+ * each request cost a noticeable part of a small one. Bounded, since a client chooses the header.
+ */
+const checked = new Map<string, string | undefined>();
+const MAX_CHECKED = 256;
+
 /** `host` as the URL parser reads it, or undefined when it refuses it or would read it as something else. */
 function validHost(host: string, protocol: string): string | undefined {
+  const key = `${protocol}:${host}`;
+  if (checked.has(key)) return checked.get(key);
+  const valid = checkHost(host, protocol);
+  if (checked.size >= MAX_CHECKED) checked.clear();
+  checked.set(key, valid);
+  return valid;
+}
+
+function checkHost(host: string, protocol: string): string | undefined {
   if (!AUTHORITY.test(host)) return undefined;
   try {
     const url = new URL(`${protocol}://${host}/`);

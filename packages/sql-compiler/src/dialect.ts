@@ -16,6 +16,9 @@ export type DatabaseErrorKind =
   | 'unavailable'
   | 'permission-denied';
 
+/** The key types whose linkage `Dialect.keyList` aggregates. */
+export type KeyListType = 'integer' | 'string';
+
 /** Where the data at fault in a classified database error lies, as far as the database tells. */
 export interface ErrorPlace {
   /** The table of the row at fault, where the database names it. */
@@ -112,10 +115,12 @@ export interface Dialect {
   /**
    * One value holding the keys `from` selects (a query correlated to an owner row), as text in key order:
    * the linkage of a relationship read in the owner's own query instead of a query of its own. Undefined
-   * where the database cannot aggregate so; linkage then takes one query per relationship.
+   * where the database cannot aggregate so; linkage then takes one query per relationship. Integer keys
+   * come as one comma-separated text (`integerKeys` reads it), which every driver hands over as a plain
+   * string; text keys, which may hold commas, as the dialect's list of texts (`decodeKeyList`).
    */
-  keyList?(knex: Knex, from: Knex.QueryBuilder, key: string): Knex.Raw;
-  /** The keys in what `keyList` gave. */
+  keyList?(knex: Knex, from: Knex.QueryBuilder, key: string, type: KeyListType): Knex.Raw;
+  /** The text keys in what `keyList` gave for a `string` key. */
   decodeKeyList?(raw: unknown): string[];
   /**
    * Empties the tables and restarts their generated keys, whatever foreign keys join them: for fixtures,

@@ -1,4 +1,12 @@
-export type { DatabaseErrorKind, Dialect, DialectOptions, ErrorPlace, Executed, LikeMode } from './dialect.js';
+export type {
+  DatabaseErrorKind,
+  Dialect,
+  DialectOptions,
+  ErrorPlace,
+  Executed,
+  KeyListType,
+  LikeMode,
+} from './dialect.js';
 export { ValueOutOfRange } from './value-out-of-range.js';
 export { dialectForUrl, dialects, mysql, postgres, sqlite } from './dialects/index.js';
 export { connect, disconnect, type ConnectOptions, type Database } from './connect.js';

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { Aliases } from './aliases.js';
 import { compiledFragment } from './compiled-fragment.js';
 import { correlatedTarget, targetModel, type CompileContext } from './field-expression.js';
+import type { KeyListType } from './dialect.js';
 import type { Row } from './row-decoder.js';
 
 /**
@@ -52,10 +53,12 @@ export function rowLinkage(ctx: CompileContext, relations: Relations, inline: bo
     if (relations.included.has(rel.name)) continue;
     const target = targetModel(ctx, rel);
     if (rel.join.kind === 'belongs-to' && rel.join.targetColumn === target.key) foreignKeys.push(rel);
-    else if (inline && ctx.dialect.keyList && listable(target.columns.get(target.key)?.type)) keyLists.push(rel);
+    else if (inline && ctx.dialect.keyList && keyListType(ctx, rel)) keyLists.push(rel);
   }
   const carried = new Set([...foreignKeys, ...keyLists].map((r) => r.name));
-  const decodeKeyList = ctx.dialect.decodeKeyList!;
+  const decoders = keyLists.map((rel) =>
+    keyListType(ctx, rel) === 'integer' ? integerKeys : ctx.dialect.decodeKeyList!.bind(ctx.dialect),
+  );
   return {
     carried,
     columns: (alias) => keyLists.map((rel) => keyListColumn(ctx, rel, alias)),
@@ -65,8 +68,9 @@ export function rowLinkage(ctx: CompileContext, relations: Relations, inline: bo
         const v = values[rel.join.ownColumn];
         linkage.set(rel.name, v === null || v === undefined ? null : String(v));
       }
-      for (const rel of keyLists) {
-        const ids = decodeKeyList(raw[linkColumn(rel.name)]);
+      for (let i = 0; i < keyLists.length; i++) {
+        const rel = keyLists[i]!;
+        const ids = decoders[i]!(raw[linkColumn(rel.name)]);
         linkage.set(rel.name, rel.cardinality === 'many' ? ids : (ids[0] ?? null));
       }
       return linkage;
@@ -74,8 +78,18 @@ export function rowLinkage(ctx: CompileContext, relations: Relations, inline: bo
   };
 }
 
-function listable(type: string | undefined): boolean {
-  return type === 'integer' || type === 'string';
+/** How a relationship's target keys aggregate into a key list, if they do (integer or text, whose text form is the id). */
+function keyListType(ctx: CompileContext, rel: RelationshipSchema): KeyListType | undefined {
+  const target = targetModel(ctx, rel);
+  const type = target.columns.get(target.key)?.type;
+  return type === 'integer' || type === 'string' ? type : undefined;
+}
+
+/** The keys of an integer key list: comma-separated digits; empty or null when there are none. */
+export function integerKeys(raw: unknown): string[] {
+  if (raw === null || raw === undefined) return [];
+  const text = String(raw);
+  return text === '' ? [] : text.split(',');
 }
 
 /**
@@ -110,6 +124,6 @@ function keyListColumn(ctx: CompileContext, rel: RelationshipSchema, alias: stri
   return compiledFragment(knex, dialect, rel, `link ${alias} ${target.table}.${target.key}`, () => {
     // Aliases of their own (t0l0, …): the same text fits any query in which `alias` names the owner rows.
     const { qb: from, key } = linkedKeys({ ...ctx, aliases: new Aliases(`${alias}l`) }, rel, alias);
-    return knex.raw('? as ??', [dialect.keyList!(knex, from, key), linkColumn(rel.name)]);
+    return knex.raw('? as ??', [dialect.keyList!(knex, from, key, keyListType(ctx, rel)!), linkColumn(rel.name)]);
   });
 }

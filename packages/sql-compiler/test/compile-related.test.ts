@@ -34,15 +34,15 @@ eachDialect('compileRelated', (t) => {
     expect([...statement.carried]).to.deep.equal(['articles']);
     const rows = await t().sql(statement, {
       postgres: {
-        sql: 'select "t1"."article_id" as "__colapi_owner", "t0"."id" as "id", "t0"."name" as "name", array((select cast("t0l0"."article_id" as text) from "article_tag" as "t0l0" where "t0l0"."tag_id" = "t0"."id" order by "t0l0"."article_id" asc)) as "__colapi_link_articles" from "tag" as "t0" inner join "article_tag" as "t1" on "t1"."tag_id" = "t0"."id" where "t1"."article_id" in ($1, $2) order by "t0"."id" asc',
+        sql: 'select "t1"."article_id" as "__colapi_owner", "t0"."id" as "id", "t0"."name" as "name", array_to_string(array((select "t0l0"."article_id" from "article_tag" as "t0l0" where "t0l0"."tag_id" = "t0"."id" order by "t0l0"."article_id" asc)), \',\') as "__colapi_link_articles" from "tag" as "t0" inner join "article_tag" as "t1" on "t1"."tag_id" = "t0"."id" where "t1"."article_id" in ($1, $2) order by "t0"."id" asc',
         bindings: [1, 2],
       },
       mysql: {
-        sql: "select `t1`.`article_id` as `__colapi_owner`, `t0`.`id` as `id`, `t0`.`name` as `name`, (select concat('[', coalesce(group_concat(json_quote(cast(`t0l0`.`article_id` as char)) order by `t0l0`.`article_id` separator ','), ''), ']') from `article_tag` as `t0l0` where `t0l0`.`tag_id` = `t0`.`id`) as `__colapi_link_articles` from `tag` as `t0` inner join `article_tag` as `t1` on `t1`.`tag_id` = `t0`.`id` where `t1`.`article_id` in (?, ?) order by `t0`.`id` asc",
+        sql: "select `t1`.`article_id` as `__colapi_owner`, `t0`.`id` as `id`, `t0`.`name` as `name`, (select group_concat(`t0l0`.`article_id` order by `t0l0`.`article_id` separator ',') from `article_tag` as `t0l0` where `t0l0`.`tag_id` = `t0`.`id`) as `__colapi_link_articles` from `tag` as `t0` inner join `article_tag` as `t1` on `t1`.`tag_id` = `t0`.`id` where `t1`.`article_id` in (?, ?) order by `t0`.`id` asc",
         bindings: [1, 2],
       },
       sqlite: {
-        sql: 'select `t1`.`article_id` as `__colapi_owner`, `t0`.`id` as `id`, `t0`.`name` as `name`, (select json_group_array(cast(`t0l0`.`article_id` as text) order by `t0l0`.`article_id`) from `article_tag` as `t0l0` where `t0l0`.`tag_id` = `t0`.`id`) as `__colapi_link_articles` from `tag` as `t0` inner join `article_tag` as `t1` on `t1`.`tag_id` = `t0`.`id` where `t1`.`article_id` in (?, ?) order by `t0`.`id` asc',
+        sql: "select `t1`.`article_id` as `__colapi_owner`, `t0`.`id` as `id`, `t0`.`name` as `name`, (select group_concat(`t0l0`.`article_id`, ',' order by `t0l0`.`article_id`) from `article_tag` as `t0l0` where `t0l0`.`tag_id` = `t0`.`id`) as `__colapi_link_articles` from `tag` as `t0` inner join `article_tag` as `t1` on `t1`.`tag_id` = `t0`.`id` where `t1`.`article_id` in (?, ?) order by `t0`.`id` asc",
         bindings: [1, 2],
       },
     });

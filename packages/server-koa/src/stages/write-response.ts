@@ -9,6 +9,7 @@ export function writeResponse(ctx: Koa.Context, response: HttpResponse, defaultT
     ctx.body = null;
     return;
   }
-  ctx.body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+  // The type before the body: given a body first, Koa guesses a type for it, looked up and then replaced.
   ctx.type = response.headers['content-type'] ?? defaultType;
+  ctx.body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
 }

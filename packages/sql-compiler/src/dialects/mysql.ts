@@ -181,7 +181,9 @@ export const mysql: Dialect = {
     if (type === 'time') return knex.raw('CURRENT_TIME(6)');
     return knex.raw(value.fn === 'CURRENT_DATE' ? 'CURRENT_DATE' : 'CURRENT_TIMESTAMP(6)');
   },
-  keyList(knex, from, key) {
+  keyList(knex, from, key, type) {
+    if (type === 'integer')
+      return knex.raw('?', [from.select(knex.raw("group_concat(?? order by ?? separator ',')", [key, key]))]);
     // JSON text built by hand: MySQL's json_arrayagg takes no ORDER BY (MariaDB's does), group_concat does on both.
     const list = "concat('[', coalesce(group_concat(json_quote(cast(?? as char)) order by ?? separator ','), ''), ']')";
     return knex.raw('?', [from.select(knex.raw(list, [key, key]))]);

@@ -184,8 +184,11 @@ export const sqlite: Dialect = {
     if (value.fn === 'CURRENT_DATE') return knex.raw("strftime('%Y-%m-%dT00:00:00', 'now')");
     return knex.raw("strftime('%Y-%m-%dT%H:%M:%S', 'now')");
   },
-  keyList(knex, from, key) {
-    // JSON text; ORDER BY inside an aggregate needs SQLite 3.44 (better-sqlite3 11 and later bundle newer).
+  keyList(knex, from, key, type) {
+    // ORDER BY inside an aggregate needs SQLite 3.44 (better-sqlite3 11 and later bundle newer).
+    if (type === 'integer')
+      return knex.raw('?', [from.select(knex.raw("group_concat(??, ',' order by ??)", [key, key]))]);
+    // Text keys as JSON text.
     return knex.raw('?', [from.select(knex.raw('json_group_array(cast(?? as text) order by ??)', [key, key]))]);
   },
   decodeKeyList: (raw) => JSON.parse(String(raw)) as string[],
