@@ -1,14 +1,9 @@
 import type { CatalogueConfig } from '@colapi/catalogue';
-import { connect, disconnect, type Database } from '@colapi/sql-compiler';
-import {
-  createLibrary,
-  HttpClient,
-  testDatabaseOrSkip,
-  testedKinds,
-  type TestDatabase,
-} from '@colapi/test-fixtures/testing';
+import type { Database } from '@colapi/sql-compiler';
+import { type HttpClient, testedKinds } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
-import { serveCatalogue, type CatalogueServer } from '../src/index.js';
+import type { CatalogueServer } from '../src/index.js';
+import { serveLibrary } from './served-library.js';
 
 /** The library's collections as a user would configure them: functions on books, a column renamed. */
 const CONFIG: CatalogueConfig = {
@@ -24,28 +19,13 @@ const ids = (body: { data: { id: string }[] }) => body.data.map((r) => r.id);
 for (const kind of testedKinds()) {
   describe(`colapi serve on a schema made with DDL only [${kind}]`, function () {
     this.timeout(60_000);
-    let db: TestDatabase | undefined;
-    let sql: Database;
-    let jsonapi: CatalogueServer;
-    let legacy: CatalogueServer;
+    const library = serveLibrary(kind, CONFIG);
     let a: HttpClient;
     let b: HttpClient;
-
-    before(async function () {
-      db = await testDatabaseOrSkip(this, kind);
-      sql = connect(db!.url, { pool: { min: 0, max: 1 } });
-      await createLibrary(sql.knex, kind);
-      const small = { pool: { min: 0, max: 2 } };
-      jsonapi = await serveCatalogue({ databaseUrl: db!.url, format: 'jsonapi', config: CONFIG, connect: small });
-      legacy = await serveCatalogue({ databaseUrl: db!.url, format: 'legacy', config: CONFIG, connect: small });
-      a = new HttpClient(jsonapi.origin, 'application/vnd.api+json');
-      b = new HttpClient(legacy.origin, 'application/json');
-    });
-    after(async () => {
-      await jsonapi?.close(500);
-      await legacy?.close(500);
-      if (sql) await disconnect(sql);
-      await db?.drop();
+    let sql: Database;
+    let jsonapi: CatalogueServer;
+    before(() => {
+      ({ a, b, sql, jsonapi } = library());
     });
 
     it('serves every table with a key as a collection, and says what it left out', () => {
