@@ -4,11 +4,10 @@ import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
 import { applyScope, type Scope } from './compile-scope.js';
 import { compileCount, compileEstimate, headQuery, readHead } from './compile-total.js';
-import { Aliases } from './aliases.js';
-import type { Dialect } from './dialect.js';
 import { comparableExpression, type CompileContext } from './field-expression.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import { rowLinkage, type Relations } from './row-linkage.js';
+import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { selectColumns } from './select-columns.js';
 import { mapStatement, statementOf, type Statement } from './statement.js';
 
@@ -74,17 +73,9 @@ interface Kept {
   readonly carried: ReadonlySet<string>;
 }
 
-const kept = new WeakMap<Dialect, WeakMap<CollectionSchema, Map<string, Kept>>>();
+const kept: ShapeCaches<Kept> = new WeakMap();
 /** Shapes kept per collection: sort, grouping and the relationships shown are the client's choice. */
 const SHAPES_PER_COLLECTION = 200;
-
-function keptOf(dialect: Dialect, collection: CollectionSchema): Map<string, Kept> {
-  let byCollection = kept.get(dialect);
-  if (!byCollection) kept.set(dialect, (byCollection = new WeakMap()));
-  let shapes = byCollection.get(collection);
-  if (!shapes) byCollection.set(collection, (shapes = new Map()));
-  return shapes;
-}
 
 /** What makes two requests compile to the same text: everything but the page's numbers and the owner's key. */
 function shapeOf(request: ListRequest): string {
@@ -115,7 +106,7 @@ export function compileList(ctx: CompileContext, request: ListRequest): ListPlan
   // An estimated total takes statements of its own.
   const estimated = !query.single && (request.total ?? request.collection.total) === 'estimated';
   if (query.filter || !numericOwner || estimated) return buildList(ctx, request);
-  const shapes = keptOf(ctx.dialect, request.collection);
+  const shapes = shapesOf(kept, ctx.dialect, request.collection);
   const shape = shapeOf(request);
   let entry = shapes.get(shape);
   if (!entry) {
@@ -131,8 +122,7 @@ export function compileList(ctx: CompileContext, request: ListRequest): ListPlan
       ...(scope ? { scope: { ...scope, ownerKey: STAND_IN.owner } } : {}),
     };
     const plan = buildList(ctx, standIn);
-    // Kept only when it has no fallback, and every binding is a stand-in or a constant of the shape.
-    if (plan.fallback) return buildList({ ...ctx, aliases: new Aliases() }, request);
+    // Each binding is a stand-in or a constant of the shape (no filter values, no estimate: see above).
     const traced = plan.statements.map((statement) => ({
       statement,
       slots: statement.bindings.map((b): Slot => {
@@ -210,7 +200,8 @@ function buildList(ctx: CompileContext, request: ListRequest): ListPlan {
   const counts = total !== 'none' && !estimate;
   const head = headQuery(ctx, counts ? counted : undefined, scope);
   const folded = head && dialect.foldsHead ? head : undefined;
-  const columns = [selectColumns(ctx, model, t0), ...linkage.columns(t0)];
+  const keyLists = linkage.columns(t0);
+  const columns = [selectColumns(ctx, model, t0), ...keyLists];
   let rows: Knex.QueryBuilder;
   if (folded) {
     rows = knex
@@ -218,7 +209,7 @@ function buildList(ctx: CompileContext, request: ListRequest): ListPlan {
       .leftJoin(page.select(storedColumns(model, t0)).as(t0), knex.raw('1 = 1'))
       .select('h.*', ...columns);
     order(ctx, rows, model, t0, query);
-  } else if (linkage.columns(t0).length > 0) {
+  } else if (keyLists.length > 0) {
     rows = knex.from(page.select(storedColumns(model, t0)).as(t0)).select(columns);
     order(ctx, rows, model, t0, query);
   } else rows = page.select(columns);

@@ -1,9 +1,9 @@
 import type { RelationshipSchema } from '@colapi/schema';
 import type { Knex } from 'knex';
-import type { Dialect } from './dialect.js';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import type { Row } from './row-decoder.js';
+import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { NO_RELATIONS, rowLinkage, type Relations } from './row-linkage.js';
 import { selectColumns } from './select-columns.js';
 import { statementOf, type RowsStatement } from './statement.js';
@@ -21,17 +21,9 @@ export interface RelatedRow {
 const OWNER_COLUMN = '__colapi_owner';
 
 /** Statements kept per dialect and relationship, bound again with other owners: see compileRelated. */
-const kept = new WeakMap<Dialect, WeakMap<RelationshipSchema, Map<string, RowsStatement<RelatedRow[]>>>>();
+const kept: ShapeCaches<RowsStatement<RelatedRow[]>> = new WeakMap();
 /** Shapes kept per relationship: one per number of owners and set of relationships shown. */
 const SHAPES_PER_RELATIONSHIP = 200;
-
-function keptOf(dialect: Dialect, rel: RelationshipSchema): Map<string, RowsStatement<RelatedRow[]>> {
-  let byRelationship = kept.get(dialect);
-  if (!byRelationship) kept.set(dialect, (byRelationship = new WeakMap()));
-  let statements = byRelationship.get(rel);
-  if (!statements) byRelationship.set(rel, (statements = new Map()));
-  return statements;
-}
 
 /**
  * The targets of a relationship for many owners at once, in key order, each tagged with its owner's join
@@ -48,7 +40,7 @@ export function compileRelated(
   ownerValues: readonly unknown[],
   relations?: Relations,
 ): RowsStatement<RelatedRow[]> {
-  const statements = keptOf(ctx.dialect, rel);
+  const statements = shapesOf(kept, ctx.dialect, rel);
   const shape = `${ownerValues.length} ${relations ? `${relations.shown.map((r) => r.name).join(',')} ${[...relations.included].join(',')}` : ''}`;
   const statement = statements.get(shape);
   if (statement) return { ...statement, bindings: ownerValues };

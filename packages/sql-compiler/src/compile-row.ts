@@ -1,26 +1,18 @@
 import type { ModelSchema } from '@colapi/schema';
 import type { KeyValue } from '@colapi/query-ast';
 import { applyScope, type Scope } from './compile-scope.js';
-import type { Dialect } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
 import { keyBinding } from './key-binding.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import { NO_RELATIONS, rowLinkage, type Relations } from './row-linkage.js';
 import { selectColumns } from './select-columns.js';
+import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { statementOf, type RowsStatement } from './statement.js';
 
 /** Statements of reads by key, kept per dialect and model and reused with another key: see compileRow. */
-const kept = new WeakMap<Dialect, WeakMap<ModelSchema, Map<string, RowsStatement<ResourceRow | undefined>>>>();
+const kept: ShapeCaches<RowsStatement<ResourceRow | undefined>> = new WeakMap();
 /** Shapes kept per model: the relationships a read shows are the client's choice (fieldsets, includes). */
 const SHAPES_PER_MODEL = 100;
-
-function keptOf(dialect: Dialect, model: ModelSchema): Map<string, RowsStatement<ResourceRow | undefined>> {
-  let byModel = kept.get(dialect);
-  if (!byModel) kept.set(dialect, (byModel = new WeakMap()));
-  let statements = byModel.get(model);
-  if (!statements) byModel.set(model, (statements = new Map()));
-  return statements;
-}
 
 /**
  * One row of a model by its key, or none; within `scope` when given (`/person/1/articles/7`). It carries
@@ -39,7 +31,7 @@ export function compileRow(
   scope?: Scope,
 ): RowsStatement<ResourceRow | undefined> {
   if (scope) return buildRow(ctx, model, key, relations, scope);
-  const statements = keptOf(ctx.dialect, model);
+  const statements = shapesOf(kept, ctx.dialect, model);
   const shape = `${typeof key} ${relations.shown.map((r) => r.name).join(',')} ${[...relations.included].join(',')}`;
   const statement = statements.get(shape);
   if (statement) return { ...statement, bindings: [key] };

@@ -1,16 +1,9 @@
 import type { Knex } from 'knex';
 import type { Dialect } from './dialect.js';
+import { shapesOf, type ShapeCaches } from './shape-cache.js';
 
 /** Compiled SQL text by dialect, then by the schema object it belongs to (a model, a relationship). */
-const texts = new WeakMap<Dialect, WeakMap<object, Map<string, string>>>();
-
-function textsOf(dialect: Dialect, owner: object): Map<string, string> {
-  let byOwner = texts.get(dialect);
-  if (!byOwner) texts.set(dialect, (byOwner = new WeakMap()));
-  let cache = byOwner.get(owner);
-  if (!cache) byOwner.set(owner, (cache = new Map()));
-  return cache;
-}
+const texts: ShapeCaches<string> = new WeakMap();
 
 /**
  * SQL text that depends only on `key` and on the schema object `owner`: built the first time, then reused.
@@ -23,7 +16,7 @@ export function compiledText(
   build: () => string,
   limit = Number.POSITIVE_INFINITY,
 ): string {
-  const cache = textsOf(dialect, owner);
+  const cache = shapesOf(texts, dialect, owner);
   let text = cache.get(key);
   if (text === undefined) {
     text = build();
@@ -46,7 +39,7 @@ export function compiledFragment(
   build: () => Knex.Raw,
   limit = Number.POSITIVE_INFINITY,
 ): Knex.Raw {
-  const cache = textsOf(dialect, owner);
+  const cache = shapesOf(texts, dialect, owner);
   const cached = cache.get(key);
   if (cached !== undefined) return knex.raw(cached);
   const fragment = build();

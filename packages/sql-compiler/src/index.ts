@@ -24,6 +24,7 @@ export type { Selection } from './selection.js';
 export type { ResourceRow } from './resource-row.js';
 export { NO_RELATIONS, type Relations } from './row-linkage.js';
 export { runStatement } from './run-statement.js';
+export { runEach } from './run-each.js';
 export { runList } from './run-list.js';
 export { StatementError, driverError, errorKind } from './statement-error.js';
 export { compileFilter } from './compile-filter.js';

@@ -1,14 +1,12 @@
 import type { Knex } from 'knex';
 import type { ListAnswer, ListPlan } from './compile-list.js';
 import type { Dialect } from './dialect.js';
+import { runEach } from './run-each.js';
 import { runStatement } from './run-statement.js';
 
 /** Runs a list plan on `db` (a pool or a transaction): its statements, then its fallback if needed. */
 export async function runList(db: Knex, dialect: Dialect, plan: ListPlan): Promise<ListAnswer> {
-  // A transaction's one connection takes its statements in turn; a pool gives each its own.
-  const parts: Partial<ListAnswer>[] = [];
-  if (db.isTransaction) for (const s of plan.statements) parts.push(await runStatement(db, dialect, s));
-  else parts.push(...(await Promise.all(plan.statements.map((s) => runStatement(db, dialect, s)))));
+  const parts = await runEach(db, plan.statements, (s) => runStatement(db, dialect, s));
   let answer = Object.assign({ rows: [] }, ...parts) as ListAnswer;
   if (plan.fallback && answer.total === undefined)
     answer = { ...answer, ...(await runStatement(db, dialect, plan.fallback)) };

@@ -1,6 +1,7 @@
 import type { CollectionSchema, Registry, RelationshipSchema } from '@colapi/schema';
 import type { Linkage, ReadQuery, ResourceNode } from '@colapi/query-ast';
 import {
+  runEach,
   runStatement,
   type Relations,
   type RelatedRow,
@@ -142,12 +143,8 @@ export class ResourceGraph {
       }
     }
     const loads = relations.shown.filter((rel) => !carried.has(rel.name));
-    const load = (rel: RelationshipSchema) => this.attachOne(db, nodes, rel, fields, tree.get(rel.name));
-    // The loads are independent: on a pool they run at once, each on a connection of its own. A transaction
-    // has one connection, which takes one statement at a time (node-postgres queues them with a warning that
-    // it will stop doing so), so there they run in turn.
-    if (db.isTransaction) for (const rel of loads) await load(rel);
-    else await Promise.all(loads.map(load));
+    // The loads are independent: at once on a pool, in turn on a transaction's one connection.
+    await runEach(db, loads, (rel) => this.attachOne(db, nodes, rel, fields, tree.get(rel.name)));
   }
 
   /** Linkage (and, when `subtree` is given, the resources) of one relationship for every node: one statement. */
