@@ -1,8 +1,22 @@
-import { type ApiError, emptyReadQuery, type Operation, type OperationResult, type ReadQuery } from '@colapi/query-ast';
-import { type DecodeContext, type HttpRequest, type HttpResponse, rfc3986Uri } from '@colapi/wire-format';
-import { includedResources } from './compound-document.js';
-import { linkageData, resourceObject } from './resource-object.js';
+import {
+  type ApiError,
+  emptyReadQuery,
+  type Operation,
+  type OperationResult,
+  type ReadQuery,
+  type ResourceNode,
+} from '@colapi/query-ast';
+import {
+  type DecodeContext,
+  type HttpRequest,
+  type HttpResponse,
+  jsonTextResponse,
+  rfc3986Uri,
+} from '@colapi/wire-format';
+import { includedText } from './compound-document.js';
+import { jsonContent, jsonString, jsonValue } from './json-text.js';
 import { pagingLinks } from './paging-links.js';
+import { linkageData, resourceLink, resourceText } from './resource-object.js';
 
 export const JSONAPI_VERSION = { version: '1.0' } as const;
 
@@ -19,6 +33,14 @@ function document(
   return { status, headers: { 'content-type': type, ...headers }, body: { jsonapi: JSONAPI_VERSION, ...body } };
 }
 
+/** The opening of every document but the function evaluation's: its `jsonapi` member. */
+const OPENING = `{"jsonapi":${JSON.stringify(JSONAPI_VERSION)}`;
+
+/** A document of resources, written as text (resource-object.ts): members in the order they are given. */
+function textDocument(status: number, type: string, members: string, headers: Record<string, string> = {}) {
+  return jsonTextResponse(status, { 'content-type': type, ...headers }, `${OPENING}${members}}`);
+}
+
 /** Shapes an operation result as a JSON:API document. */
 export function encodeResult(
   request: HttpRequest,
@@ -28,56 +50,65 @@ export function encodeResult(
   type: string,
 ): HttpResponse {
   const { registry } = ctx;
-  const { base, url } = request;
+  const { url } = request;
   const query = queryOf(operation);
+  // Escaped once: every link of the document starts with it.
+  const base = jsonContent(request.base);
+  const included = (primary: readonly ResourceNode[]) =>
+    query.include.length ? `,"included":${includedText(primary, base, registry, query)}` : '';
   switch (result.kind) {
     case 'collection': {
       if (query.single) {
         const node = result.resources[0]!;
-        const body: Record<string, unknown> = {
-          data: resourceObject(node, base, registry, query),
-          links: { self: rfc3986Uri(url.href) },
-        };
-        if (query.include.length) body.included = includedResources([node], base, registry, query);
-        return document(200, type, body);
+        const self = jsonString(rfc3986Uri(url.href));
+        return textDocument(
+          200,
+          type,
+          `,"data":${resourceText(node, base, registry, query)},"links":{"self":${self}}${included([node])}`,
+        );
       }
-      const body: Record<string, unknown> = {
-        data: result.resources.map((n) => resourceObject(n, base, registry, query)),
-        links: pagingLinks(url, result.paging, result.total, result.resources.length),
-        meta: result.total === undefined ? {} : { total: result.total },
-      };
-      if (query.include.length) body.included = includedResources(result.resources, base, registry, query);
-      return document(200, type, body);
+      let data = '';
+      for (const node of result.resources) data += `${data ? ',' : ''}${resourceText(node, base, registry, query)}`;
+      const links = JSON.stringify(pagingLinks(url, result.paging, result.total, result.resources.length));
+      const meta = result.total === undefined ? '{}' : `{"total":${jsonValue(result.total)}}`;
+      return textDocument(200, type, `,"data":[${data}],"links":${links},"meta":${meta}${included(result.resources)}`);
     }
     case 'resource': {
       const node = result.resource;
-      const data = node ? resourceObject(node, base, registry, query) : null;
-      const body: Record<string, unknown> = { data, links: { self: rfc3986Uri(url.href) } };
-      if (node && query.include.length) body.included = includedResources([node], base, registry, query);
-      if (result.created && data) {
+      if (!node) return textDocument(200, type, `,"data":null,"links":{"self":${jsonString(rfc3986Uri(url.href))}}`);
+      if (result.created) {
         // The specification shows meta and jsonapi inside the created resource object too.
-        const created = { ...data, meta: {}, jsonapi: JSONAPI_VERSION };
-        return document(
-          201,
-          type,
-          { ...body, data: created, links: { self: data.links.self } },
-          { location: data.links.self },
+        const self = resourceLink(request.base, node);
+        const data = resourceText(
+          node,
+          base,
+          registry,
+          query,
+          `,"meta":{},"jsonapi":${JSON.stringify(JSONAPI_VERSION)}`,
         );
+        return textDocument(201, type, `,"data":${data},"links":{"self":${jsonString(self)}}${included([node])}`, {
+          location: self,
+        });
       }
-      return document(200, type, body);
+      const self = jsonString(rfc3986Uri(url.href));
+      return textDocument(
+        200,
+        type,
+        `,"data":${resourceText(node, base, registry, query)},"links":{"self":${self}}${included([node])}`,
+      );
     }
     case 'linkage': {
       // A relationship changed exactly as asked: JSON:API's 204.
       if (operation.kind === 'update-linkage') return { status: 204, headers: {} };
       if (operation.kind !== 'fetch-linkage') throw new Error('linkage without a relationship');
-      const self = `${base}/${operation.collection.name}/${encodeURIComponent(operation.id)}`;
+      const self = `${request.base}/${operation.collection.name}/${encodeURIComponent(operation.id)}`;
       const body: Record<string, unknown> = {
         data: linkageData(registry, operation.collection, operation.relation, result.linkage),
         links: { self: `${self}/relationships/${operation.relation}`, related: `${self}/${operation.relation}` },
       };
       // The included resources hang off the owner, which is not in the document: the linkage leads to them.
       if (result.owner && query.include.length)
-        body.included = includedResources([], base, registry, query, [result.owner]);
+        body.included = JSON.parse(includedText([], base, registry, query, [result.owner]));
       return document(200, type, body);
     }
     case 'values':

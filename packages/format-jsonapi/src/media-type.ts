@@ -71,15 +71,35 @@ function quality(ranges: readonly MediaRange[], type: string): number {
 export function chooseResponseType(request: HttpRequest, alsoJson: boolean): string {
   const header = request.headers.accept;
   if (!header) return JSONAPI_MEDIA_TYPE;
+  const key = `${alsoJson ? 'j' : 'a'}${header}`;
+  let decision = decided.get(key);
+  if (decision === undefined) {
+    decision = decide(header, alsoJson);
+    if (decided.size >= MAX_DECIDED) decided.clear();
+    decided.set(key, decision);
+  }
+  if (typeof decision === 'string') return decision;
+  throw new ApiError(406, 'Not Acceptable', decision.refused);
+}
+
+/**
+ * Accept values already decided: a server sees few distinct ones, and each request asks twice (negotiation,
+ * then the answer's type). Bounded, since a client chooses the header.
+ */
+const decided = new Map<string, string | { readonly refused: string }>();
+const MAX_DECIDED = 256;
+
+function decide(header: string, alsoJson: boolean): string | { readonly refused: string } {
   const ranges = parseRanges(header);
   const jsonapi = ranges.filter((r) => r.type === JSONAPI_MEDIA_TYPE && r.q > 0);
   const onlyWithParameters = jsonapi.length > 0 && jsonapi.every((r) => r.params.length > 0);
   if (!onlyWithParameters && quality(ranges, JSONAPI_MEDIA_TYPE) > 0) return JSONAPI_MEDIA_TYPE;
   if (alsoJson && namedQuality(ranges, 'application/json') > 0) return 'application/json';
-  const detail = onlyWithParameters
-    ? `every ${JSONAPI_MEDIA_TYPE} in Accept carries media type parameters, which JSON:API 1.0 does not allow`
-    : `Accept must allow ${JSONAPI_MEDIA_TYPE}`;
-  throw new ApiError(406, 'Not Acceptable', detail);
+  return {
+    refused: onlyWithParameters
+      ? `every ${JSONAPI_MEDIA_TYPE} in Accept carries media type parameters, which JSON:API 1.0 does not allow`
+      : `Accept must allow ${JSONAPI_MEDIA_TYPE}`,
+  };
 }
 
 /** The weight of a type the client names (wildcards aside): its ranges without parameters decide, else those with. */

@@ -1,5 +1,6 @@
 import { foreignKeyColumns, type CollectionSchema, type Registry } from '@colapi/schema';
 import type { Linkage, ReadQuery, ResourceNode } from '@colapi/query-ast';
+import { jsonContent, jsonString, jsonValue } from './json-text.js';
 
 export interface ResourceIdentifier {
   readonly type: string;
@@ -47,8 +48,22 @@ export function linkageData(registry: Registry, collection: CollectionSchema, re
 
 /** What a collection's resource objects are made of, worked out once: nothing of it changes per request. */
 interface SerializerPlan {
-  readonly attributes: readonly string[];
-  readonly relationships: readonly { readonly name: string; readonly type: string }[];
+  /** `{"type":"person","id":` */
+  readonly opening: string;
+  /** `/person/`, escaped for JSON: between the base and the id in every link. */
+  readonly path: string;
+  readonly attributes: readonly { readonly name: string; readonly member: string }[];
+  readonly relationships: readonly {
+    readonly name: string;
+    /** `"articles":{"links":{"self":"` */
+    readonly opening: string;
+    /** `/relationships/articles","related":"` */
+    readonly self: string;
+    /** `/articles"}` */
+    readonly related: string;
+    /** `{"type":"article","id":` */
+    readonly identifier: string;
+  }[];
 }
 
 const plans = new WeakMap<Registry, WeakMap<CollectionSchema, SerializerPlan>>();
@@ -58,19 +73,83 @@ function planOf(registry: Registry, collection: CollectionSchema): SerializerPla
   if (!byCollection) plans.set(registry, (byCollection = new WeakMap()));
   let plan = byCollection.get(collection);
   if (!plan) {
-    const relationships = [...collection.relationships.values()].map((r) => ({
-      name: r.name,
-      type: registry.target(r).name,
-    }));
-    plan = { attributes: attributeNames(collection), relationships };
+    const relationships = [...collection.relationships.values()].map((r) => {
+      const name = jsonContent(r.name);
+      return {
+        name: r.name,
+        opening: `"${name}":{"links":{"self":"`,
+        self: `/relationships/${name}","related":"`,
+        related: `/${name}"}`,
+        identifier: `{"type":${jsonString(registry.target(r).name)},"id":`,
+      };
+    });
+    plan = {
+      opening: `{"type":${jsonString(collection.name)},"id":`,
+      path: `/${jsonContent(collection.name)}/`,
+      attributes: attributeNames(collection).map((name) => ({ name, member: `${jsonString(name)}:` })),
+      relationships,
+    };
     byCollection.set(collection, plan);
   }
   return plan;
 }
 
+/** The link of a resource, as it goes in a header (not escaped for JSON). */
+export function resourceLink(base: string, node: Pick<ResourceNode, 'collection' | 'id'>): string {
+  return `${base}/${node.collection.name}/${encodeURIComponent(node.id)}`;
+}
+
+/** Linkage as JSON text: null, one resource identifier, or an array of them. */
+function linkageText(identifier: string, linkage: Linkage): string {
+  if (linkage === null) return 'null';
+  if (typeof linkage === 'string') return `${identifier}${jsonString(linkage)}}`;
+  let out = '[';
+  for (let i = 0; i < linkage.length; i++) out += `${i === 0 ? '' : ','}${identifier}${jsonString(linkage[i]!)}}`;
+  return `${out}]`;
+}
+
 /**
- * A JSON:API resource object of a loaded resource, obeying the request's sparse fieldsets. It follows the
- * collection's precompiled plan, so a page of resources costs no per-row lookups of names or types.
+ * A JSON:API resource object of a loaded resource as JSON text, obeying the request's sparse fieldsets:
+ * `type`, `id`, `attributes` (when any is shown), `relationships` (likewise; each with `links` and, when
+ * its linkage was read, `data`), `links`, then `members` (`,"meta":{}` …) when given. It follows the
+ * collection's precompiled plan, writing no object on the way: the document is text from the start.
+ * `base` is the API's base URL escaped for JSON (`jsonContent`).
+ */
+export function resourceText(
+  node: ResourceNode,
+  base: string,
+  registry: Registry,
+  query: Pick<ReadQuery, 'fields'>,
+  members = '',
+): string {
+  const { collection, id } = node;
+  const plan = planOf(registry, collection);
+  // encodeURIComponent leaves nothing JSON would escape.
+  const self = `${base}${plan.path}${encodeURIComponent(id)}`;
+  const fieldset = query.fields[collection.name];
+  let out = `${plan.opening}${jsonString(id)}`;
+  let first = true;
+  for (const { name, member } of plan.attributes) {
+    if (fieldset && !fieldset.includes(name)) continue;
+    out += `${first ? ',"attributes":{' : ','}${member}${jsonValue(node.values[name])}`;
+    first = false;
+  }
+  if (!first) out += '}';
+  first = true;
+  for (const rel of plan.relationships) {
+    if (fieldset && !fieldset.includes(rel.name)) continue;
+    out += `${first ? ',"relationships":{' : ','}${rel.opening}${self}${rel.self}${self}${rel.related}`;
+    const linkage = node.linkage.get(rel.name);
+    out += linkage === undefined ? '}' : `,"data":${linkageText(rel.identifier, linkage)}}`;
+    first = false;
+  }
+  if (!first) out += '}';
+  return `${out},"links":{"self":"${self}"}${members}}`;
+}
+
+/**
+ * A JSON:API resource object of a loaded resource (for custom endpoints): `resourceText`'s document, as an
+ * object. `base` is the API's base URL as it is.
  */
 export function resourceObject(
   node: ResourceNode,
@@ -78,37 +157,5 @@ export function resourceObject(
   registry: Registry,
   query: Pick<ReadQuery, 'fields'>,
 ): ResourceObject {
-  const { collection, id } = node;
-  const plan = planOf(registry, collection);
-  const self = `${base}/${collection.name}/${encodeURIComponent(id)}`;
-  const fieldset = query.fields[collection.name];
-  const object = { type: collection.name, id } as ResourceObject;
-  const attributes: Record<string, unknown> = {};
-  let anyAttribute = false;
-  for (const name of plan.attributes) {
-    if (fieldset && !fieldset.includes(name)) continue;
-    attributes[name] = node.values[name] ?? null;
-    anyAttribute = true;
-  }
-  if (anyAttribute) object.attributes = attributes;
-  let relationships: ResourceObject['relationships'];
-  for (const { name, type } of plan.relationships) {
-    if (fieldset && !fieldset.includes(name)) continue;
-    const rel: NonNullable<ResourceObject['relationships']>[string] = {
-      links: { self: `${self}/relationships/${name}`, related: `${self}/${name}` },
-    };
-    const linkage = node.linkage.get(name);
-    if (linkage !== undefined) {
-      rel.data =
-        linkage === null
-          ? null
-          : typeof linkage === 'string'
-            ? { type, id: linkage }
-            : linkage.map((to) => ({ type, id: to }));
-    }
-    (relationships ??= {})[name] = rel;
-  }
-  if (relationships) object.relationships = relationships;
-  object.links = { self };
-  return object;
+  return JSON.parse(resourceText(node, jsonContent(base), registry, query)) as ResourceObject;
 }

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { attributeNames, resourceObject } from '../src/index.js';
+import { jsonContent } from '../src/json-text.js';
+import { resourceText } from '../src/resource-object.js';
 import { BASE, collection, node, registry } from './fixtures.js';
 
 const ALL = { fields: {} };
@@ -152,6 +154,35 @@ describe('Format A resource objects', () => {
         id: 'a/b?c',
         attributes: { color: null },
         links: { self: 'http://example.com/api/tag/a%2Fb%3Fc' },
+      });
+    });
+
+    describe('resourceText (the text every document is written from)', () => {
+      it('writes its members in the order JSON:API documents show them, then the extra members given', () => {
+        const ann = node('person', '1', { id: 1, name: 'Ann', age: 30 }, { articles: ['10'] });
+        const text = resourceText(ann, jsonContent(BASE), registry, ALL, ',"meta":{}');
+        const parsed = JSON.parse(text) as Record<string, Record<string, unknown>>;
+        expect(Object.keys(parsed)).to.deep.equal(['type', 'id', 'attributes', 'relationships', 'links', 'meta']);
+        expect(Object.keys(parsed.attributes!)).to.deep.equal(['name', 'age', 'born', 'initial']);
+        expect(Object.keys(parsed.relationships!.articles as object)).to.deep.equal(['links', 'data']);
+      });
+
+      it('writes awkward values, ids and base URLs as JSON.stringify would', () => {
+        const odd = node(
+          'person',
+          'q"\\\u0001',
+          { name: 'line\nbreak "quoted" \u2028 \ud83d\ude00 \udc00', age: -0, born: null, initial: '\u0000' },
+          { articles: ['1"', '\\'] },
+        );
+        const base = 'http://h/a"b\\c';
+        const object = JSON.parse(resourceText(odd, jsonContent(base), registry, ALL));
+        expect(object.id).to.equal(odd.id);
+        expect(object.attributes).to.deep.equal({ ...odd.values, age: 0 });
+        expect(object.relationships.articles.data).to.deep.equal([
+          { type: 'article', id: '1"' },
+          { type: 'article', id: '\\' },
+        ]);
+        expect(object.links.self).to.equal(`${base}/person/${encodeURIComponent('q"\\\u0001')}`);
       });
     });
   });

@@ -1,6 +1,6 @@
 import { ApiError, DEFAULT_LIMITS } from '@colapi/query-ast';
 import { SqlCompiler } from '@colapi/sql-compiler';
-import type { DecodeContext, HttpRequest, HttpResponse, Route } from '@colapi/wire-format';
+import { withHeaders, type DecodeContext, type HttpRequest, type HttpResponse, type Route } from '@colapi/wire-format';
 import Router, { type RouterContext } from '@koa/router';
 import type Koa from 'koa';
 import type { ApiOptions } from './api-options.js';
@@ -99,7 +99,7 @@ export function createApi(options: ApiOptions): ApiMiddleware {
       const e = await failure(error, route);
       response = format.encodeErrors(head, e.status, [e]);
     }
-    if (timer) response = { ...response, headers: { ...response.headers, 'server-timing': timer.header() } };
+    if (timer) response = withHeaders(response, { 'server-timing': timer.header() });
     if (options.onResponse) response = (await options.onResponse(response, head)) ?? response;
     if (callback && response.body !== undefined) {
       const payload = format.jsonpPayload(head, response);

@@ -1,5 +1,6 @@
 export { ROUTE_KINDS, routeKind, type Route, type RouteKind } from './route.js';
 export type { HttpRequest, HttpResponse } from './http-message.js';
+export { jsonTextOf, jsonTextResponse, withHeaders } from './json-text-response.js';
 export type { DecodeContext, WireFormat } from './wire-format.js';
 export { rfc3986Uri } from './uri.js';
 export type {

@@ -82,7 +82,10 @@ const ERRORS: Record<string, ReturnType<Dialect['classifyError']>> = {
 
 /** Distinct statement texts given a name, per process; past this many, statements run unnamed. */
 const NAMED_STATEMENTS = 1000;
-const statementNames = new Map<string, string>();
+/** A text's name, or null for a text that runs unnamed (BEGIN, SET, a statement past the bound). */
+const statementNames = new Map<string, string | null>();
+/** The connections that name their statements (all, unless prepared statements are off). */
+const namingConnections = new WeakSet<object>();
 
 interface PgConnection {
   query(config: unknown, ...rest: unknown[]): unknown;
@@ -93,27 +96,32 @@ interface PgResult {
   readonly rowCount?: number | null;
 }
 
+/** The name a statement's text runs under: queries and statements with parameters, up to the bound. */
+function statementName(text: string, parameters: number): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    if (!parameters && !/^\s*select\b/i.test(text)) return undefined;
+    if (statementNames.size >= NAMED_STATEMENTS) return undefined;
+    statementNames.set(text, (name = `colapi_${statementNames.size + 1}`));
+  }
+  return name ?? undefined;
+}
+
 /**
  * Planning is most of what a small query costs PostgreSQL, and the text of a statement depends only on the
  * shape of a request. A named statement is parsed and planned once per connection and then only bound and
  * run, so each connection names the statements it sends: queries, and statements with parameters (not
  * BEGIN, COMMIT or SET, which take the simple protocol). node-postgres remembers every name a connection
  * prepared and has no way to forget one, hence the bound on distinct texts rather than an eviction.
+ * `execute` names the compiler's statements itself; this wrapper names those knex sends (its transactions').
  */
 function nameStatements(conn: PgConnection): void {
+  namingConnections.add(conn);
   const query = conn.query.bind(conn);
   conn.query = (config, ...rest) => {
     const c = config as { text?: unknown; values?: unknown[]; name?: unknown } | null;
-    if (
-      c &&
-      typeof c === 'object' &&
-      typeof c.text === 'string' &&
-      c.name === undefined &&
-      (c.values?.length || /^\s*select\b/i.test(c.text))
-    ) {
-      let name = statementNames.get(c.text);
-      if (name === undefined && statementNames.size < NAMED_STATEMENTS)
-        statementNames.set(c.text, (name = `colapi_${statementNames.size + 1}`));
+    if (c && typeof c === 'object' && typeof c.text === 'string' && c.name === undefined) {
+      const name = statementName(c.text, c.values?.length ?? 0);
       if (name !== undefined) config = { ...c, name };
     }
     return query(config, ...rest);
@@ -161,7 +169,8 @@ export const postgres: Dialect = {
     // Named by nameStatements, like every statement of the connection. The callback form, as knex uses it:
     // node-postgres's promise form kept results alive longer (measured in docs/performance.md).
     return new Promise((resolve, reject) => {
-      (connection as PgConnection).query({ text: sql, values: bindings }, (err: unknown, result: PgResult) => {
+      const name = namingConnections.has(connection as object) ? statementName(sql, bindings.length) : undefined;
+      (connection as PgConnection).query({ name, text: sql, values: bindings }, (err: unknown, result: PgResult) => {
         if (err) reject(err);
         else resolve({ rows: result.rows ?? [], affected: result.rowCount ?? undefined });
       });
