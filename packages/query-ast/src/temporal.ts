@@ -46,11 +46,15 @@ export function parseDateTime(text: string): string | undefined {
 
 /** Normalises a temporal value read from a database driver to the wire form. */
 export function formatDateTime(raw: string): string {
+  // Most values are whole seconds as drivers write them (`2019-03-04 05:06:07`): only the separator changes.
+  if (raw.length === 19 && raw.charCodeAt(10) === 32 /* ' ' */ && raw.indexOf('T') < 0)
+    return `${raw.slice(0, 10)}T${raw.slice(11)}`;
   const [date, time = '00:00:00'] = raw.replace(' ', 'T').split('T');
   return `${date}T${formatTime(time)}`;
 }
 
 export function formatTime(raw: string): string {
+  if (raw.indexOf('.') < 0) return raw;
   const [hms, frac] = raw.split('.');
   return `${hms}${fraction(frac)}`;
 }

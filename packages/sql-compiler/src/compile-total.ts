@@ -34,11 +34,13 @@ export function headQuery(
 
 /** What a head row tells. */
 export function readHead(row: Readonly<Record<string, unknown>> | undefined, counted: boolean, scoped: boolean): Count {
-  const owner = row?.[OWNER_COLUMN];
-  return {
-    ...(counted ? { total: Number(row?.[TOTAL_COLUMN] ?? 0) } : {}),
-    ...(scoped ? { ownerExists: owner !== null && owner !== undefined } : {}),
-  };
+  const head: { total?: number; ownerExists?: boolean } = {};
+  if (counted) head.total = Number(row?.[TOTAL_COLUMN] ?? 0);
+  if (scoped) {
+    const owner = row?.[OWNER_COLUMN];
+    head.ownerExists = owner !== null && owner !== undefined;
+  }
+  return head;
 }
 
 /** `select count(*)` over `from` (rows already restricted), as a statement of its own. */
