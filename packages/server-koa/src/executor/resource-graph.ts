@@ -143,6 +143,8 @@ export class ResourceGraph {
       }
     }
     const loads = relations.shown.filter((rel) => !carried.has(rel.name));
+    // Most reads carry all their linkage: nothing more to wait for.
+    if (loads.length === 0) return;
     // The loads are independent: at once on a pool, in turn on a transaction's one connection.
     await runEach(db, loads, (rel) => this.attachOne(db, nodes, rel, fields, tree.get(rel.name)));
   }
