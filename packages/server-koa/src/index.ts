@@ -6,5 +6,6 @@ export { wrapJsonp } from './jsonp.js';
 export { closeGracefully } from './close-gracefully.js';
 export type { CollectionHooks, HookContext, HookTable, OperationHooks } from './hooks.js';
 export { ApiError } from '@colapi/query-ast';
+export { withHeaders } from '@colapi/wire-format';
 export { databaseError } from './database-errors.js';
 export { READ_FROM_HEADER } from './read-from.js';

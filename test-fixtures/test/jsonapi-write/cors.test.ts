@@ -1,4 +1,4 @@
-import type { ResponseHook } from '@colapi/server-koa';
+import { withHeaders, type ResponseHook } from '@colapi/server-koa';
 import { describeEachDatabase, type TestResponse } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { expectError, expectStatus, resource } from './helpers.js';
@@ -10,7 +10,6 @@ const cors: ResponseHook = (response, request) => {
   const origin = request.headers.origin;
   if (origin !== ORIGIN) return;
   const headers: Record<string, string> = {
-    ...response.headers,
     'access-control-allow-origin': origin,
     'access-control-expose-headers': 'Location',
     vary: 'Origin',
@@ -20,7 +19,7 @@ const cors: ResponseHook = (response, request) => {
     headers['access-control-allow-headers'] = 'Accept, Content-Type';
     headers['access-control-max-age'] = '600';
   }
-  return { ...response, headers };
+  return withHeaders(response, headers);
 };
 
 describeEachDatabase(
