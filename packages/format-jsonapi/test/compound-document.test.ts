@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { OperationResult, ResourceNode } from '@colapi/query-ast';
-import type { HttpRequest } from '@colapi/wire-format';
+import { documentOf, type HttpRequest } from '@colapi/wire-format';
 import { jsonApiFormat, resourceObject } from '../src/index.js';
 import { BASE, collection, ctx, node, registry, request } from './fixtures.js';
 
@@ -8,7 +8,7 @@ const format = jsonApiFormat();
 
 function included(req: HttpRequest, result: (op: ReturnType<typeof format.decode>) => OperationResult): unknown {
   const operation = format.decode(req, collection(req.route.collection), ctx);
-  const body = format.encode(req, operation, result(operation), ctx).body as Record<string, unknown>;
+  const body = documentOf(format.encode(req, operation, result(operation), ctx)) as Record<string, unknown>;
   return body.included;
 }
 

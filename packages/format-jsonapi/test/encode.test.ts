@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ApiError, type OperationResult, type ResourceNode } from '@colapi/query-ast';
-import type { HttpRequest, HttpResponse } from '@colapi/wire-format';
+import { documentOf, type HttpRequest, type HttpResponse } from '@colapi/wire-format';
 import { jsonApiFormat, resourceObject } from '../src/index.js';
 import { BASE, collection, ctx, node, registry, request } from './fixtures.js';
 
@@ -8,13 +8,19 @@ const format = jsonApiFormat();
 const JSONAPI = { version: '1.0' };
 const TYPE = { 'content-type': 'application/vnd.api+json' };
 
-/** Decodes the request, then encodes `result` for it, as the server does around the executor. */
+/**
+ * Decodes the request, then encodes `result` for it, as the server does around the executor; a document
+ * written as text is given back parsed (`jsonText` dropped), to compare with the document expected.
+ */
 function answer(
   req: HttpRequest,
   result: OperationResult | ((op: ReturnType<typeof format.decode>) => OperationResult),
 ): HttpResponse {
   const operation = format.decode(req, collection(req.route.collection), ctx);
-  return format.encode(req, operation, typeof result === 'function' ? result(operation) : result, ctx);
+  const response = format.encode(req, operation, typeof result === 'function' ? result(operation) : result, ctx);
+  return response.jsonText
+    ? { status: response.status, headers: response.headers, body: documentOf(response) }
+    : response;
 }
 
 const pagingOf = (op: ReturnType<typeof format.decode>) => (op.kind === 'list' ? op.query.paging : { offset: 0 });
@@ -59,7 +65,7 @@ describe('Format A encode', () => {
         total: 0,
         paging: pagingOf(op),
       }));
-      const body = res.body as Record<string, unknown>;
+      const body = documentOf(res) as Record<string, unknown>;
       expect(body.data).to.deep.equal([]);
       expect(body.meta).to.deep.equal({ total: 0 });
       expect(body.links).to.deep.equal({
@@ -77,7 +83,7 @@ describe('Format A encode', () => {
         resources: [ann()],
         paging: pagingOf(op),
       }));
-      const body = res.body as { meta: unknown; links: { last: unknown; next: unknown } };
+      const body = documentOf(res) as { meta: unknown; links: { last: unknown; next: unknown } };
       expect(body.meta).to.deep.equal({});
       expect(body.links.last).to.equal(null);
       expect(body.links.next).to.equal(null);
@@ -90,7 +96,7 @@ describe('Format A encode', () => {
         total: 1,
         paging: pagingOf(op),
       }));
-      expect((res.body as { data: unknown }).data).to.deep.equal([
+      expect((documentOf(res) as { data: unknown }).data).to.deep.equal([
         { type: 'person', id: '1', attributes: { name: 'Ann' }, links: { self: 'http://example.com/api/person/1' } },
       ]);
     });
@@ -120,7 +126,7 @@ describe('Format A encode', () => {
         total: 2,
         paging: pagingOf(op),
       }));
-      const links = (res.body as { links: Record<string, unknown> }).links;
+      const links = (documentOf(res) as { links: Record<string, unknown> }).links;
       expect(links.self).to.equal('http://example.com/api/person/1/articles?page[size]=1');
       expect(links.next).to.equal('http://example.com/api/person/1/articles?page[size]=1&page[number]=2');
     });
@@ -133,6 +139,21 @@ describe('Format A encode', () => {
         headers: TYPE,
         body: { jsonapi: JSONAPI, data: object(ann()), links: { self: 'http://example.com/api/person/1' } },
       });
+    });
+
+    it('is written as JSON text, exactly what JSON.stringify writes of the document', () => {
+      const req = request('GET', '/api/person/1');
+      const response = format.encode(
+        req,
+        format.decode(req, collection('person'), ctx),
+        {
+          kind: 'resource',
+          resource: ann(),
+        },
+        ctx,
+      );
+      expect(response.jsonText).to.equal(true);
+      expect(response.body).to.equal(JSON.stringify(documentOf(response)));
     });
 
     it('is data null for an empty to-one relationship', () => {
@@ -173,7 +194,7 @@ describe('Format A encode', () => {
 
     it('percent-encodes what a URI does not allow in links.self', () => {
       const res = answer(request('GET', '/api/person/1?only=name&x{y}=1'), { kind: 'resource', resource: ann() });
-      expect((res.body as { links: unknown }).links).to.deep.equal({
+      expect((documentOf(res) as { links: unknown }).links).to.deep.equal({
         self: 'http://example.com/api/person/1?only=name&x%7By%7D=1',
       });
     });
@@ -206,11 +227,13 @@ describe('Format A encode', () => {
     it('is an identifier or null for a to-one relationship', () => {
       const read = (linkage: string | null) =>
         (
-          answer(request('GET', '/api/article/10/relationships/author'), {
-            kind: 'linkage',
-            target: collection('person'),
-            linkage,
-          }).body as { data: unknown }
+          documentOf(
+            answer(request('GET', '/api/article/10/relationships/author'), {
+              kind: 'linkage',
+              target: collection('person'),
+              linkage,
+            }),
+          ) as { data: unknown }
         ).data;
       expect(read('1')).to.deep.equal({ type: 'person', id: '1' });
       expect(read(null)).to.equal(null);
@@ -286,7 +309,7 @@ describe('Format A encode', () => {
 
     it('have no source where the error names no place', () => {
       const res = format.encodeErrors(get, 404, [ApiError.notFound('no such person')]);
-      expect((res.body as { errors: unknown }).errors).to.deep.equal([
+      expect((documentOf(res) as { errors: unknown }).errors).to.deep.equal([
         { status: '404', title: 'Not Found', detail: 'no such person' },
       ]);
     });
@@ -306,7 +329,7 @@ describe('Format A encode', () => {
         ApiError.uniqueViolation('"name" must be unique', { pointer: '/data/attributes/name' }),
       );
       expect(conflict.status).to.equal(409);
-      expect((conflict.body as { errors: unknown }).errors).to.deep.equal([
+      expect((documentOf(conflict) as { errors: unknown }).errors).to.deep.equal([
         {
           status: '409',
           title: 'Conflict',

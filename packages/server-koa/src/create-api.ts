@@ -1,6 +1,14 @@
 import { ApiError, DEFAULT_LIMITS } from '@colapi/query-ast';
 import { SqlCompiler } from '@colapi/sql-compiler';
-import { withHeaders, type DecodeContext, type HttpRequest, type HttpResponse, type Route } from '@colapi/wire-format';
+import {
+  readableResponse,
+  sendableResponse,
+  withHeaders,
+  type DecodeContext,
+  type HttpRequest,
+  type HttpResponse,
+  type Route,
+} from '@colapi/wire-format';
 import Router, { type RouterContext } from '@koa/router';
 import type Koa from 'koa';
 import type { ApiOptions } from './api-options.js';
@@ -100,9 +108,13 @@ export function createApi(options: ApiOptions): ApiMiddleware {
       response = format.encodeErrors(head, e.status, [e]);
     }
     if (timer) response = withHeaders(response, { 'server-timing': timer.header() });
-    if (options.onResponse) response = (await options.onResponse(response, head)) ?? response;
+    // A hook is given the document as objects, parsed only if it reads them.
+    if (options.onResponse) {
+      const shown = readableResponse(response);
+      response = sendableResponse((await options.onResponse(shown, head)) ?? shown);
+    }
     if (callback && response.body !== undefined) {
-      const payload = format.jsonpPayload(head, response);
+      const payload = format.jsonpPayload(head, readableResponse(response));
       if (payload !== undefined) response = wrapJsonp(callback, response, payload);
     }
     writeResponse(ctx, response, format.mediaType);

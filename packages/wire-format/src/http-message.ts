@@ -18,6 +18,11 @@ export interface HttpRequest {
 export interface HttpResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  /** A JSON value, or undefined for no body. */
+  /** A JSON value, or undefined for no body; when `jsonText` is true, the document's JSON text. */
   readonly body?: unknown;
+  /**
+   * True when the format wrote `body` as the document's JSON text (a string), sent as it is; read the
+   * document with `documentOf`. Response hooks never see it: they are given the document parsed.
+   */
+  readonly jsonText?: boolean;
 }

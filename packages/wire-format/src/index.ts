@@ -1,6 +1,13 @@
 export { ROUTE_KINDS, routeKind, type Route, type RouteKind } from './route.js';
 export type { HttpRequest, HttpResponse } from './http-message.js';
-export { jsonTextOf, jsonTextResponse, withHeaders } from './json-text-response.js';
+export {
+  documentOf,
+  jsonTextOf,
+  jsonTextResponse,
+  readableResponse,
+  sendableResponse,
+  withHeaders,
+} from './json-text-response.js';
 export type { DecodeContext, WireFormat } from './wire-format.js';
 export { rfc3986Uri } from './uri.js';
 export type {
