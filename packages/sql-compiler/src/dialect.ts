@@ -20,6 +20,14 @@ export type DatabaseErrorKind =
 export type KeyListType = 'integer' | 'string';
 
 /** Where the data at fault in a classified database error lies, as far as the database tells. */
+/** A foreign key of one column: `table.column` holds values of `refTable.refColumn`, or null. */
+export interface ForeignKey {
+  readonly table: string;
+  readonly column: string;
+  readonly refTable: string;
+  readonly refColumn: string;
+}
+
 export interface ErrorPlace {
   /** The table of the row at fault, where the database names it. */
   readonly table?: string;
@@ -156,6 +164,13 @@ export interface Dialect {
    * writer relies on constraints and conditional statements, never on a snapshot, so READ COMMITTED is enough.
    */
   writeTransaction?(): Knex.TransactionConfig;
+  /**
+   * The single-column foreign keys the database checks on every write, among the tables the connection
+   * sees by their plain names: what lets a row just inserted be known to have no has-many or join-table
+   * linkage (newRowEmptyRelations) without a query. Undefined where writers may switch the checks off for
+   * good (SQLite: each connection chooses), so that nothing is trusted there.
+   */
+  enforcedForeignKeys?(knex: Knex): Promise<readonly ForeignKey[]>;
   /** True when INSERT … RETURNING gives back the new key. */
   readonly returning: boolean;
   /**

@@ -4,6 +4,7 @@ export type {
   DialectOptions,
   ErrorPlace,
   Executed,
+  ForeignKey,
   KeyListType,
   LikeMode,
 } from './dialect.js';
@@ -23,6 +24,7 @@ export type { LinkOwner, LinkTarget } from './compile-unlink.js';
 export type { Selection } from './selection.js';
 export type { ResourceRow } from './resource-row.js';
 export { NO_RELATIONS, type Relations } from './row-linkage.js';
+export { newRowEmptyRelations } from './new-row-linkage.js';
 export { runStatement } from './run-statement.js';
 export { runEach } from './run-each.js';
 export { runList } from './run-list.js';

@@ -20,6 +20,29 @@ describeEachDatabase('Format A: a bare create is one statement, compiled once pe
     expect(stored!.title).to.equal('one');
   });
 
+  it("answers a new row's has-many and join-table linkage as empty without reading it where foreign keys prove it", async () => {
+    const person = await countQueries(t().target.database.knex, () =>
+      t().http.post('/api/person', resource('person', { name: 'new' })),
+    );
+    const created = expectStatus(person.result, 201).body.data;
+    expect(created.relationships.articles.data).to.deep.equal([]);
+    expect(created.relationships.comments.data).to.deep.equal([]);
+    const tag = await countQueries(t().target.database.knex, () =>
+      t().http.post('/api/tag', resource('tag', { name: 'brand new' })),
+    );
+    expect(expectStatus(tag.result, 201).body.data.relationships.articles.data).to.deep.equal([]);
+    const { dialect } = t().target.database;
+    for (const { count, sql } of [person, tag]) {
+      expect(count, sql.join('\n')).to.equal(dialect.returning ? 1 : 2);
+      // Where the database enforces its foreign keys nothing can point at a key that did not exist: no key lists.
+      if (dialect.enforcedForeignKeys) expect(sql.join('\n')).to.not.match(/__colapi_link/);
+      else expect(sql.join('\n')).to.match(/__colapi_link/);
+    }
+    // A read of the new resources agrees.
+    const read = expectStatus(await t().http.get(`/api/person/${created.id}`), 200).body.data;
+    expect(read.relationships.articles.data).to.deep.equal([]);
+  });
+
   it('sends the same statement text whatever the order of the attributes, with each create its own values', async () => {
     const a = await post(resource('task', { title: 'first', due: '2024-01-02', duration: 5 }));
     const b = await post(resource('task', { duration: 7, due: '2025-03-04', title: 'second' }));

@@ -14,6 +14,7 @@ import {
 import type { Knex } from 'knex';
 import { isPoolTimeout } from '../database-errors.js';
 import { keyValue } from './keys.js';
+import { NewRowRelations, newRowRead, withEmptyLinkage } from './new-row-relations.js';
 import { ResourceGraph, type Read } from './resource-graph.js';
 import { DEFAULT_RETRY_BUDGET } from './retry-budget.js';
 import { inTransaction } from './transaction.js';
@@ -31,6 +32,7 @@ const WRITES: ReadonlySet<Operation['kind']> = new Set(['create', 'update', 'upd
 export class Executor {
   readonly graph: ResourceGraph;
   readonly writer: Writer;
+  private readonly newRows: NewRowRelations;
 
   constructor(
     readonly compiler: SqlCompiler,
@@ -42,6 +44,7 @@ export class Executor {
   ) {
     this.graph = new ResourceGraph(compiler, registry);
     this.writer = new Writer(compiler, registry);
+    this.newRows = new NewRowRelations(compiler, registry, database.knex);
   }
 
   /** The primary's pool. */
@@ -137,14 +140,17 @@ export class Executor {
   private async createInOneStatement(db: Knex, op: Op<'create'>): Promise<OperationResult> {
     const { collection, query } = op;
     const relations = this.graph.relations(collection, query);
+    // What the new row provably has no linkage in is not read: it is empty.
+    const { fetched, empty } = newRowRead(relations, await this.newRows.of(collection.model));
     let read: Read;
     if (this.compiler.dialect.returning) {
-      const insert = this.compiler.insertReturning(collection.model, op.write.values, relations);
+      const insert = this.compiler.insertReturning(collection.model, op.write.values, fetched);
       read = { rows: [await this.exec(db, insert)], carried: insert.carried };
     } else {
       const key = await this.exec(db, this.compiler.insert(collection.model, op.write.values));
-      read = await this.row(db, collection, String(key), relations);
+      read = await this.row(db, collection, String(key), fetched);
     }
+    if (empty.length) read = withEmptyLinkage(read, empty);
     const [resource] = await this.graph.load(db, collection, read, relations, query);
     return { kind: 'resource', resource: resource!, created: true };
   }

@@ -1,5 +1,5 @@
 import type { ColumnType } from '@colapi/schema';
-import type { Dialect } from '../dialect.js';
+import type { Dialect, ForeignKey } from '../dialect.js';
 import { decodeCommon } from './decode-common.js';
 
 const DDL: Record<ColumnType, string> = {
@@ -249,6 +249,18 @@ export const mysql: Dialect = {
       'select table_rows as n from information_schema.tables where table_schema = database() and table_name = ?',
       [table],
     );
+  },
+  async enforcedForeignKeys(knex) {
+    // InnoDB's (the only engine that keeps foreign keys), of one column, within the connection's database.
+    const [rows] = await knex.raw(`select k.table_name as \`table\`, k.column_name as \`column\`,
+        k.referenced_table_name as refTable, k.referenced_column_name as refColumn
+      from information_schema.key_column_usage k
+      where k.table_schema = database() and k.referenced_table_schema = database()
+        and k.referenced_table_name is not null
+        and (select count(*) from information_schema.key_column_usage o
+          where o.constraint_schema = k.constraint_schema and o.table_name = k.table_name
+            and o.constraint_name = k.constraint_name) = 1`);
+    return rows as ForeignKey[];
   },
   async replicaLag(knex) {
     // SHOW REPLICA STATUS: MariaDB 10.5.1+ and MySQL 8.0.22+. No row: the server replicates from no one.

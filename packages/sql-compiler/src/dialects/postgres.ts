@@ -278,6 +278,21 @@ export const postgres: Dialect = {
     // -1 for a table never vacuumed or analysed: no estimate.
     return knex.raw('select reltuples::bigint as n from pg_class where oid = to_regclass(?)', [table]);
   },
+  async enforcedForeignKeys(knex) {
+    // Validated (no rows left unchecked by NOT VALID), with its checking triggers enabled, between tables the
+    // search path finds by these names.
+    const r = await knex.raw(`select c.relname as "table", a.attname as "column", fc.relname as "refTable",
+        fa.attname as "refColumn"
+      from pg_catalog.pg_constraint con
+      join pg_catalog.pg_class c on c.oid = con.conrelid
+      join pg_catalog.pg_class fc on fc.oid = con.confrelid
+      join pg_catalog.pg_attribute a on a.attrelid = con.conrelid and a.attnum = con.conkey[1]
+      join pg_catalog.pg_attribute fa on fa.attrelid = con.confrelid and fa.attnum = con.confkey[1]
+      where con.contype = 'f' and con.convalidated and cardinality(con.conkey) = 1
+        and pg_catalog.pg_table_is_visible(c.oid) and pg_catalog.pg_table_is_visible(fc.oid)
+        and not exists (select 1 from pg_catalog.pg_trigger t where t.tgconstraint = con.oid and t.tgenabled = 'D')`);
+    return r.rows;
+  },
   async replicaLag(knex) {
     // A standby that has replayed all it received is current, however long ago the primary last wrote; only
     // while WAL waits to be replayed does the age of the last replayed transaction tell the lag.

@@ -1,0 +1,70 @@
+import type { Linkage } from '@colapi/query-ast';
+import type { ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
+import { newRowEmptyRelations, type ForeignKey, type Relations, type SqlCompiler } from '@colapi/sql-compiler';
+import type { Knex } from 'knex';
+import type { Read } from './resource-graph.js';
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Which relationships a row just inserted is known to have no linkage in (newRowEmptyRelations), from the
+ * foreign keys the database enforces. They are read once, when the API starts, so that no request pays for
+ * it (nor shows it in its statements); a read that fails is tried again at the next create, and until one
+ * succeeds every linkage is read. A foreign key dropped while the server runs is still trusted until it
+ * restarts: only a row written since, pointing at a key that did not exist yet, would go unseen.
+ */
+export class NewRowRelations {
+  private keys: Promise<readonly ForeignKey[] | undefined> | undefined;
+  private readonly byModel = new Map<ModelSchema, ReadonlySet<string>>();
+
+  constructor(
+    private readonly compiler: SqlCompiler,
+    private readonly registry: Registry,
+    private readonly knex: Knex,
+  ) {
+    if (compiler.dialect.enforcedForeignKeys) this.keys = this.read();
+  }
+
+  private read(): Promise<readonly ForeignKey[] | undefined> {
+    return this.compiler.dialect.enforcedForeignKeys!(this.knex).catch(() => undefined);
+  }
+
+  /** The relationships of `model` a new row of it has no linkage in; none where the database proves nothing. */
+  async of(model: ModelSchema): Promise<ReadonlySet<string>> {
+    const known = this.byModel.get(model);
+    if (known) return known;
+    if (!this.keys) return NONE;
+    const keys = await this.keys;
+    if (!keys) {
+      this.keys = this.read();
+      return NONE;
+    }
+    const empty = newRowEmptyRelations(this.registry, model, keys);
+    this.byModel.set(model, empty);
+    return empty;
+  }
+}
+
+/**
+ * A new row's read split: the relationships its statement must still read, and those shown (not included,
+ * whose rows are loaded anyway) that it provably has no linkage in.
+ */
+export function newRowRead(
+  relations: Relations,
+  proven: ReadonlySet<string>,
+): { fetched: Relations; empty: readonly RelationshipSchema[] } {
+  if (proven.size === 0) return { fetched: relations, empty: [] };
+  const empty = relations.shown.filter((r) => proven.has(r.name) && !relations.included.has(r.name));
+  if (empty.length === 0) return { fetched: relations, empty };
+  return { fetched: { ...relations, shown: relations.shown.filter((r) => !empty.includes(r)) }, empty };
+}
+
+/** The read with the empty linkage of `empty` added to each row, as if its statement had carried it. */
+export function withEmptyLinkage(read: Read, empty: readonly RelationshipSchema[]): Read {
+  const rows = read.rows.map((row) => {
+    const linkage = new Map<string, Linkage>(row.linkage);
+    for (const rel of empty) linkage.set(rel.name, rel.cardinality === 'many' ? [] : null);
+    return { values: row.values, linkage };
+  });
+  return { rows, carried: new Set([...read.carried, ...empty.map((r) => r.name)]) };
+}
