@@ -90,17 +90,21 @@ export class ResourceGraph {
     };
   }
 
-  /** Nodes for rows read with `relations`, with the linkage they show and the resources `query` includes. */
-  async load(
+  /**
+   * Nodes for rows read with `relations`, with the linkage they show and the resources `query` includes: at
+   * once when the rows carried all of it (most reads), else once the loads are done. Not an async function,
+   * so that a read with nothing to load costs no promise of its own.
+   */
+  load(
     db: Knex,
     collection: CollectionSchema,
     read: Read,
     relations: Relations,
     query: Shape,
-  ): Promise<ResourceNode[]> {
+  ): ResourceNode[] | Promise<ResourceNode[]> {
     const nodes = read.rows.map((r) => this.node(collection, r));
-    await this.attach(db, nodes, read.carried, relations, query.fields, includeTree(query.include));
-    return nodes;
+    const loading = this.attach(db, nodes, read.carried, relations, query.fields, includeTree(query.include));
+    return loading ? loading.then(() => nodes) : nodes;
   }
 
   /**
@@ -124,16 +128,19 @@ export class ResourceGraph {
     return node!;
   }
 
-  /** Linkage (and, when included, the resources) of every relationship `relations` shows, for every node. */
-  private async attach(
+  /**
+   * Linkage (and, when included, the resources) of every relationship `relations` shows, for every node: the
+   * loads still to wait for, or undefined when the rows carried it all.
+   */
+  private attach(
     db: Knex,
     nodes: MutableNode[],
     carried: ReadonlySet<string>,
     relations: Relations,
     fields: ReadQuery['fields'],
     tree: IncludeTree,
-  ): Promise<void> {
-    if (nodes.length === 0) return;
+  ): Promise<void> | undefined {
+    if (nodes.length === 0) return undefined;
     // Placeholders set now keep the maps in relationship order, whichever load finishes first, so documents
     // list relationships and included resources the same way.
     for (const node of nodes) {
@@ -144,9 +151,9 @@ export class ResourceGraph {
     }
     const loads = relations.shown.filter((rel) => !carried.has(rel.name));
     // Most reads carry all their linkage: nothing more to wait for.
-    if (loads.length === 0) return;
+    if (loads.length === 0) return undefined;
     // The loads are independent: at once on a pool, in turn on a transaction's one connection.
-    await runEach(db, loads, (rel) => this.attachOne(db, nodes, rel, fields, tree.get(rel.name)));
+    return runEach(db, loads, (rel) => this.attachOne(db, nodes, rel, fields, tree.get(rel.name))).then(() => {});
   }
 
   /** Linkage (and, when `subtree` is given, the resources) of one relationship for every node: one statement. */
