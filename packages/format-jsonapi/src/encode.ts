@@ -102,14 +102,14 @@ export function encodeResult(
       if (operation.kind === 'update-linkage') return { status: 204, headers: {} };
       if (operation.kind !== 'fetch-linkage') throw new Error('linkage without a relationship');
       const self = `${request.base}/${operation.collection.name}/${encodeURIComponent(operation.id)}`;
-      const body: Record<string, unknown> = {
-        data: linkageData(registry, operation.collection, operation.relation, result.linkage),
-        links: { self: `${self}/relationships/${operation.relation}`, related: `${self}/${operation.relation}` },
-      };
+      const data = linkageData(registry, operation.collection, operation.relation, result.linkage);
+      const links = { self: `${self}/relationships/${operation.relation}`, related: `${self}/${operation.relation}` };
       // The included resources hang off the owner, which is not in the document: the linkage leads to them.
-      if (result.owner && query.include.length)
-        body.included = JSON.parse(includedText([], base, registry, query, [result.owner]));
-      return document(200, type, body);
+      const fromOwner =
+        result.owner && query.include.length
+          ? `,"included":${includedText([], base, registry, query, [result.owner])}`
+          : '';
+      return textDocument(200, type, `,"data":${JSON.stringify(data)},"links":${JSON.stringify(links)}${fromOwner}`);
     }
     case 'values':
       // The specification: "an object whose single member data is the list of results" (no jsonapi member).

@@ -68,25 +68,13 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     const request = await readBody(ctx, head);
     const decoded = format.decode(request, target.collection, decodeContext);
     timer?.lap('parse');
-    const hooked = hooksFor(options.hooks, decoded).length > 0;
-    const { operation, result } = hooked
-      ? await executor.inTransactionOf(
-          decoded,
-          (db) => runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => executor.run(op, db)),
-          // Hooks run inside the write's transaction, so a hooked write always has one.
-          true,
-          readsFromPrimary(request),
-        )
-      : // No hook: the operation runs as it is, without the hooks' turns around it.
-        {
-          operation: decoded,
-          result: await executor.inTransactionOf(
-            decoded,
-            (db) => executor.run(decoded, db),
-            false,
-            readsFromPrimary(request),
-          ),
-        };
+    const { operation, result } = await executor.inTransactionOf(
+      decoded,
+      (db) => runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => executor.run(op, db)),
+      // Hooks run inside the write's transaction, so a hooked write always has one.
+      hooksFor(options.hooks, decoded).length > 0,
+      readsFromPrimary(request),
+    );
     timer?.lap('query');
     const response = format.encode(request, operation, result, decodeContext);
     timer?.lap('encode');

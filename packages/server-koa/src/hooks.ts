@@ -64,14 +64,27 @@ function applicable(table: HookTable | undefined, operation: Operation): Applica
  * Runs the before hooks, the operation and the after hooks. A hook registered for one kind only ever sees
  * that kind: if an earlier hook turned the operation into another kind, it is skipped.
  */
-export async function runOperation(
+export function runOperation(
   table: HookTable | undefined,
   operation: Operation,
   context: HookContext,
   execute: (operation: Operation) => Promise<OperationResult>,
 ): Promise<{ operation: Operation; result: OperationResult }> {
+  const before = applicable(table, operation);
+  // No hook applies (most requests): the operation as it is, without an async frame around it.
+  if (before.length === 0) return execute(operation).then((result) => ({ operation, result }));
+  return runHooked(table, operation, before, context, execute);
+}
+
+async function runHooked(
+  table: HookTable | undefined,
+  operation: Operation,
+  before: readonly Applicable[],
+  context: HookContext,
+  execute: (operation: Operation) => Promise<OperationResult>,
+): Promise<{ operation: Operation; result: OperationResult }> {
   let op = operation;
-  for (const { kind, hooks } of applicable(table, operation)) {
+  for (const { kind, hooks } of before) {
     if (hooks.before && (kind === '*' || kind === op.kind)) op = (await hooks.before(op, context)) ?? op;
   }
   let result = await execute(op);
