@@ -41,7 +41,9 @@ export async function startConformanceTarget(options: ConformanceOptions): Promi
   await createTables(database.knex, database.dialect);
   const registry = await conformanceRegistry(format);
   const app = new Koa();
-  app.use(createApi({ registry, database, format, ...options.api }));
+  const api = createApi({ registry, database, format, ...options.api });
+  app.use(api);
+  await api.ready;
   const server = app.listen(options.port ?? 0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

@@ -122,15 +122,15 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     app.use(requestLog(logger));
     app.use(browsableApi());
     app.use(openApiRoute('/api/openapi.json', registry, { format, title: 'colapi demo: a bookshop' }));
-    app.use(
-      createApi({
-        registry,
-        database,
-        format,
-        serverTiming: true,
-        onUnexpectedError: (err) => logger.error({ err }, 'unexpected error'),
-      }),
-    );
+    const api = createApi({
+      registry,
+      database,
+      format,
+      serverTiming: true,
+      onUnexpectedError: (err) => logger.error({ err }, 'unexpected error'),
+    });
+    app.use(api);
+    await api.ready;
     server = app.listen(options.port ?? 0, options.host ?? '127.0.0.1');
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);
     const { port } = server.address() as AddressInfo;

@@ -84,16 +84,16 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
         title: `colapi: ${catalogue.schema ?? redactUrl(settings.databaseUrl)}`,
       }),
     );
-    app.use(
-      createApi({
-        registry,
-        database,
-        format,
-        serverTiming: true,
-        ...(settings.onUnexpectedError ? { onUnexpectedError: settings.onUnexpectedError } : {}),
-        ...settings.api,
-      }),
-    );
+    const api = createApi({
+      registry,
+      database,
+      format,
+      serverTiming: true,
+      ...(settings.onUnexpectedError ? { onUnexpectedError: settings.onUnexpectedError } : {}),
+      ...settings.api,
+    });
+    app.use(api);
+    await api.ready;
     return servedGeneration(app, database, registry, warnings, catalogue.schema);
   } catch (error) {
     await disconnect(database).catch(() => undefined);

@@ -26,7 +26,13 @@ import { checkMethod, resolveCollection } from './stages/resolve-collection.js';
 import { writeResponse } from './stages/write-response.js';
 
 /** What createApi answers: Koa middleware, for `app.use`, that passes paths outside the prefix on. */
-export type ApiMiddleware = ReturnType<Router<Koa.DefaultState, Koa.DefaultContext>['routes']>;
+export type ApiMiddleware = ReturnType<Router<Koa.DefaultState, Koa.DefaultContext>['routes']> & {
+  /**
+   * Settles once the start-up reads are over (the foreign keys a created row's linkage is answered from):
+   * await it before listening, so that no request and no statement count meets them. Never rejects.
+   */
+  readonly ready: Promise<void>;
+};
 
 /**
  * Koa middleware serving every collection of the registry under the prefix. Each request passes the stages
@@ -125,5 +131,5 @@ export function createApi(options: ApiOptions): ApiMiddleware {
   for (const { path, route } of ROUTES) router.all(path, (ctx: RouterContext) => handle(ctx, route(ctx.params)));
   // Under the prefix but no route (the prefix itself, a trailing slash, too many segments): 404 in the format's shape.
   for (const path of ['{/*rest}', '/']) router.all(path, (ctx: RouterContext) => handle(ctx, { collection: '' }));
-  return router.routes();
+  return Object.assign(router.routes(), { ready: executor.newRows.ready });
 }

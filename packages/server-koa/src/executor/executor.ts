@@ -32,7 +32,7 @@ const WRITES: ReadonlySet<Operation['kind']> = new Set(['create', 'update', 'upd
 export class Executor {
   readonly graph: ResourceGraph;
   readonly writer: Writer;
-  private readonly newRows: NewRowRelations;
+  readonly newRows: NewRowRelations;
 
   constructor(
     readonly compiler: SqlCompiler,

@@ -15,6 +15,8 @@ const NONE: ReadonlySet<string> = new Set();
  */
 export class NewRowRelations {
   private keys: Promise<readonly ForeignKey[] | undefined> | undefined;
+  /** Settles when the read made at start is over, whatever it found: what a server awaits before it listens. */
+  readonly ready: Promise<void>;
   private readonly byModel = new Map<ModelSchema, ReadonlySet<string>>();
 
   constructor(
@@ -23,6 +25,7 @@ export class NewRowRelations {
     private readonly knex: Knex,
   ) {
     if (compiler.dialect.enforcedForeignKeys) this.keys = this.read();
+    this.ready = this.keys ? this.keys.then(() => {}) : Promise.resolve();
   }
 
   private read(): Promise<readonly ForeignKey[] | undefined> {
