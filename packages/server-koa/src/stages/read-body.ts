@@ -1,6 +1,9 @@
 import type { HttpRequest, WireFormat } from '@colapi/wire-format';
+import bourne from '@hapi/bourne';
+import bytes from 'bytes';
 import type Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
+import type { IncomingMessage } from 'node:http';
 
 /** Stage 3: parses a JSON body of the format's media types, only where the request has one. */
 export type BodyReader = (ctx: Koa.Context, head: HttpRequest) => Promise<HttpRequest>;
@@ -16,9 +19,70 @@ export function bodyReader(format: WireFormat, limit: number | string): BodyRead
     multipart: false,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PATCH, HttpMethodEnum.PUT, HttpMethodEnum.DELETE],
   });
+  const types = new Set(format.bodyTypes.map((t) => t.toLowerCase()));
+  const maxBytes = typeof limit === 'number' ? limit : bytes.parse(limit);
   return async (ctx, head) => {
     if (!head.hasBody) return head;
-    await parse(ctx, async () => {});
-    return { ...head, body: ctx.request.body };
+    const length = plainLength(ctx.req, types, maxBytes);
+    if (length === undefined) await parse(ctx, async () => {});
+    else (ctx.request as { body?: unknown }).body = await readPlainJson(ctx.req, length);
+    return { ...head, body: (ctx.request as { body?: unknown }).body };
   };
+}
+
+/**
+ * The body's length when the request is the plain case: a Content-Length within the limit, no transfer or
+ * content coding, a media type of the format with at most `charset=utf-8`. Such a body is read here, the
+ * way koa-body would read it (its limit, the same JSON parser with `__proto__` members refused); every
+ * other request goes through koa-body itself, with its decoding, its charsets and its errors. koa-body's
+ * generality (type matching, decoders, stream plumbing) had been about a twentieth of a create's CPU.
+ */
+function plainLength(req: IncomingMessage, types: ReadonlySet<string>, maxBytes: number | null): number | undefined {
+  const { headers } = req;
+  const declared = headers['content-length'];
+  if (declared === undefined || headers['transfer-encoding'] !== undefined) return undefined;
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return undefined;
+  if (!/^\d{1,9}$/.test(declared)) return undefined;
+  const length = Number(declared);
+  if (length === 0 || (maxBytes !== null && length > maxBytes)) return undefined;
+  const type = headers['content-type'];
+  if (type === undefined) return undefined;
+  const semicolon = type.indexOf(';');
+  if (semicolon < 0) return types.has(type.trim().toLowerCase()) ? length : undefined;
+  if (!types.has(type.slice(0, semicolon).trim().toLowerCase())) return undefined;
+  return /^\s*charset\s*=\s*"?utf-8"?\s*$/i.test(type.slice(semicolon + 1)) ? length : undefined;
+}
+
+/** An error as koa-body's reader gives it: a status, and for a parse failure the text it could not parse. */
+class BodyRefused extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body?: string,
+  ) {
+    super(message);
+  }
+}
+
+async function readPlainJson(req: IncomingMessage, length: number): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  try {
+    for await (const chunk of req) {
+      chunks.push(chunk as Buffer);
+      received += (chunk as Buffer).length;
+    }
+  } catch {
+    throw new BodyRefused(400, 'request aborted');
+  }
+  if (received !== length) throw new BodyRefused(400, 'request size did not match content length');
+  let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)).toString('utf8');
+  // As koa-body's decoder does: a byte order mark is not part of the text.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  try {
+    return bourne.parse(text, { protoAction: 'error' });
+  } catch (error) {
+    throw new BodyRefused(400, (error as Error).message, text);
+  }
 }
