@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Dialect, Executed } from './dialect.js';
+import { HeldConnections } from './held-connections.js';
 import { StatementError } from './statement-error.js';
 import type { Statement } from './statement.js';
 
@@ -14,8 +15,9 @@ interface PooledConnection {
  * transaction (`db` a knex transaction): answers the statement's decoded result, or throws a
  * StatementError whose `kind` the dialect gave knowing the statement.
  *
- * The connection comes from `db`'s client (knex's typed `acquireConnection`): from the pool, with its
- * validation and each connection's set-up; or, for a transaction, its own connection. knex's `query`,
+ * The connection comes from `db`'s client: one the statements hold between them (held-connections.ts), else
+ * knex's typed `acquireConnection`: from the pool, with its validation and each connection's set-up; or, for a
+ * transaction, its own connection. knex's `query`,
  * `query-response` and `query-error` events are emitted as knex emits them (a transaction's also reach
  * its parent), so logging and statement counts see every statement. knex's runner itself is skipped: for
  * a statement whose text is compiled, its promise chain, query object and response processing cost
@@ -26,7 +28,9 @@ export async function runStatement<T>(db: Knex, dialect: Dialect, statement: Sta
   if (db.isTransaction && (db as Knex.Transaction).isCompleted())
     throw new Error('a statement was sent on a transaction that is over');
   const client = db.client;
-  const connection = (await client.acquireConnection()) as PooledConnection;
+  const held = db.isTransaction ? undefined : HeldConnections.of(client);
+  const connection = ((held?.take() as PooledConnection | undefined) ??
+    (await client.acquireConnection())) as PooledConnection;
   const { sql, bindings, method } = statement;
   const event = {
     __knexUid: connection.__knexUid,
@@ -41,20 +45,21 @@ export async function runStatement<T>(db: Knex, dialect: Dialect, statement: Sta
   try {
     answer = await dialect.execute(connection, sql, bindings);
   } catch (error) {
-    release(client, connection);
+    release(client, held, connection);
     client.emit('query-error', error, event);
     throw new StatementError(statement, dialect.classifyError(error, statement), error);
   }
   // Released before the answer is decoded, so that a request waiting for a connection gets it at once.
-  release(client, connection);
+  release(client, held, connection);
   client.emit('query-response', answer.rows, event);
   return statement.decode(answer);
 }
 
 /**
- * knex's releaseConnection hands the connection back to the pool at once and answers a promise already
- * resolved (it cannot fail): not awaited, it costs no turn of the microtask queue per statement.
+ * To the held connections, or back to the pool: knex's releaseConnection hands it over at once and answers a
+ * promise already resolved (it cannot fail): not awaited, it costs no turn of the microtask queue.
  */
-function release(client: Knex.Client, connection: unknown): void {
-  void client.releaseConnection(connection);
+function release(client: Knex.Client, held: HeldConnections | undefined, connection: unknown): void {
+  if (held) held.give(connection);
+  else void client.releaseConnection(connection);
 }

@@ -12,7 +12,7 @@ export const TESTED_DIALECTS: readonly string[] = Object.keys(dialects).filter((
 );
 
 /** This machine's servers, unless `<NAME>_URL` (or PG_URL) names another. */
-const SERVERS: Readonly<Record<string, string>> = {
+export const SERVERS: Readonly<Record<string, string>> = {
   postgres: process.env.POSTGRES_URL || process.env.PG_URL || 'postgres://root@127.0.0.1:5432/test',
   mysql: process.env.MYSQL_URL || 'mysql://root@127.0.0.1:3306/test',
 };
