@@ -20,9 +20,7 @@ const encodeName = (name: string) => encodeURIComponent(name).replace(/%5B/g, '[
 function pageUrls(url: URL): (number: number, size: number) => string {
   // The path as the client sent it may hold what a URI may not (`|`, `^`): the parser keeps those.
   const prefix = `${rfc3986Uri(url.origin + url.pathname)}?`;
-  const pairs = [...new URLSearchParams(url.search)].map(
-    ([k, v]) => [k, `${encodeName(k)}=${encodeURIComponent(v)}`] as const,
-  );
+  const pairs = [...url.searchParams].map(([k, v]) => [k, `${encodeName(k)}=${encodeURIComponent(v)}`] as const);
   return (number, size) => {
     const parts: string[] = [];
     let numberSet = false;

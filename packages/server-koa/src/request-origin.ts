@@ -5,20 +5,23 @@ import type Koa from 'koa';
 const AUTHORITY = /^(?:\[[\dA-Fa-f:.]+\]|[\w.-]+)(?::\d{1,5})?$/;
 
 /**
- * Hosts already checked, with what `checkHost` answered: a server sees few of them, and parsing a URL for
- * each request cost a noticeable part of a small one. Bounded, since a client chooses the header.
+ * Hosts already checked, per scheme, with the origin `checkHost` made of them (undefined: refused): a server
+ * sees few of them, and parsing a URL for each request cost a noticeable part of a small one. Bounded, since
+ * a client chooses the header.
  */
-const checked = new Map<string, string | undefined>();
+const checked: Record<'http' | 'https', Map<string, string | undefined>> = { http: new Map(), https: new Map() };
 const MAX_CHECKED = 256;
 
-/** `host` as the URL parser reads it, or undefined when it refuses it or would read it as something else. */
-function validHost(host: string, protocol: string): string | undefined {
-  const key = `${protocol}:${host}`;
-  if (checked.has(key)) return checked.get(key);
-  const valid = checkHost(host, protocol);
-  if (checked.size >= MAX_CHECKED) checked.clear();
-  checked.set(key, valid);
-  return valid;
+/** `scheme://host` as the URL parser reads the host, or undefined when it refuses it or would read it as something else. */
+function validOrigin(host: string, protocol: 'http' | 'https'): string | undefined {
+  const seen = checked[protocol];
+  const known = seen.get(host);
+  if (known !== undefined || seen.has(host)) return known;
+  const parsed = checkHost(host, protocol);
+  const origin = parsed === undefined ? undefined : `${protocol}://${parsed}`;
+  if (seen.size >= MAX_CHECKED) seen.clear();
+  seen.set(host, origin);
+  return origin;
 }
 
 function checkHost(host: string, protocol: string): string | undefined {
@@ -48,19 +51,24 @@ export function requestOrigin(ctx: Koa.Context): string {
         : 'http';
   // The raw headers, not ctx.host: Koa reads `a@b` as host `b`, which the client never named.
   const forwarded = ctx.app.proxy ? ctx.get('x-forwarded-host').split(',')[0]!.trim() : '';
-  const proxied = forwarded ? validHost(forwarded, protocol) : undefined;
-  if (proxied) return `${protocol}://${proxied}`;
+  const proxied = forwarded ? validOrigin(forwarded, protocol) : undefined;
+  if (proxied) return proxied;
   const sent = ctx.get('host') || ctx.get(':authority');
   if (!sent) return `${protocol}://localhost`;
-  const host = validHost(sent, protocol);
-  if (!host) throw ApiError.badRequest('the Host header is not a valid host and port');
-  return `${protocol}://${host}`;
+  const origin = validOrigin(sent, protocol);
+  if (!origin) throw ApiError.badRequest('the Host header is not a valid host and port');
+  return origin;
 }
 
 /** The request's URL on `origin`; 400 if the URL parser refuses the request target. */
 export function requestUrl(target: string, origin: string): URL {
   try {
-    return new URL(target, origin);
+    // A path (`/…`, not `//` or `/\\`, which the parser would read as an authority) parsed on the origin's
+    // text once, rather than the origin parsed as a base and the target resolved against it.
+    const c = target.charCodeAt(1);
+    return target.charCodeAt(0) === 0x2f && c !== 0x2f && c !== 0x5c
+      ? new URL(origin + target)
+      : new URL(target, origin);
   } catch {
     throw ApiError.badRequest('the request target is not a valid URL path');
   }

@@ -113,6 +113,28 @@ describe('requestUrl', () => {
     expect(url.searchParams.get('sort')).to.equal('-age');
   });
 
+  // A path is parsed on the origin's text (one parse); every other target is resolved against the origin.
+  // Either way the URL is what resolving it would give.
+  const TARGETS = [
+    '/api/person',
+    '/api/person/77/articles?page%5Bsize%5D=10&page[number]=2',
+    '/api/a/../b/./c?q=%7B%22x%22%7D#frag',
+    '/api/%E2%82%AC?x=€',
+    '/api/person?',
+    '/',
+    '//evil.example/api/person',
+    '/\\evil.example/api/person',
+    'http://other.example:8080/api/person?x=1',
+    '*',
+  ];
+  for (const target of TARGETS) {
+    it(`gives ${JSON.stringify(target)} the URL resolving it on the origin gives`, () => {
+      for (const origin of ['http://example.com', 'https://[::1]:8443', 'http://127.0.0.1:3000']) {
+        expect(requestUrl(target, origin).href).to.equal(new URL(target, origin).href);
+      }
+    });
+  }
+
   it('answers 400 to a target the URL parser refuses', () => {
     const e = refused(() => requestUrl('http://[::1/api', 'http://example.com'));
     expect(e.status).to.equal(400);

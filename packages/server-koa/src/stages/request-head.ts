@@ -17,16 +17,33 @@ export interface LinkBase {
  */
 export function requestHead(ctx: Koa.Context, route: Route, links: LinkBase): HttpRequest {
   const origin = requestOrigin(ctx);
-  const base = links.baseUrl ?? `${origin}${links.prefix}`;
+  const { method, headers } = ctx.req;
   return {
-    method: ctx.method,
+    method: method!,
     url: requestUrl(ctx.originalUrl, origin),
-    base: base.replace(/\/$/, ''),
+    base: baseOf(links, origin),
     route,
-    headers: ctx.headers as Record<string, string | undefined>,
+    headers: headers as Record<string, string | undefined>,
     hasBody:
-      BODY_METHODS.has(ctx.method) && (Number(ctx.get('content-length') || 0) > 0 || !!ctx.get('transfer-encoding')),
+      BODY_METHODS.has(method!) && (Number(headers['content-length'] || 0) > 0 || !!headers['transfer-encoding']),
   };
+}
+
+/** Link bases by configuration and origin: a server sees few origins (see request-origin.ts). */
+const bases = new WeakMap<LinkBase, Map<string, string>>();
+
+/** Where the links of a response on `origin` start, without a trailing slash. */
+function baseOf(links: LinkBase, origin: string): string {
+  let byOrigin = bases.get(links);
+  if (!byOrigin) bases.set(links, (byOrigin = new Map()));
+  let base = byOrigin.get(origin);
+  if (base === undefined) {
+    base = (links.baseUrl ?? `${origin}${links.prefix}`).replace(/\/$/, '');
+    // Bounded like the origins it is keyed by.
+    if (byOrigin.size >= 256) byOrigin.clear();
+    byOrigin.set(origin, base);
+  }
+  return base;
 }
 
 /** The request whose URL or Host did not parse: enough for the error to keep the format's shape. */
