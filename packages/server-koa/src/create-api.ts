@@ -129,7 +129,13 @@ export function createApi(options: ApiOptions): ApiMiddleware {
   // The context typed explicitly: @koa/router's overloads of `all` (with or without a route name) leave a
   // callback's parameter untyped for TypeScript 7 in some builds.
   for (const { path, route } of ROUTES) router.all(path, (ctx: RouterContext) => handle(ctx, route(ctx.params)));
-  // Under the prefix but no route (the prefix itself, a trailing slash, too many segments): 404 in the format's shape.
-  for (const path of ['{/*rest}', '/']) router.all(path, (ctx: RouterContext) => handle(ctx, { collection: '' }));
-  return Object.assign(router.routes(), { ready: executor.newRows.ready });
+  // Under the prefix but no route (the prefix itself, a trailing slash, too many segments): 404 in the format's
+  // shape. A router of its own, asked only when no route matched: as routes beside the others, they matched
+  // every request too, and the router set up and composed them for each.
+  const unrouted = new Router<Koa.DefaultState, Koa.DefaultContext>({ prefix: links.prefix, strict: true });
+  for (const path of ['{/*rest}', '/']) unrouted.all(path, (ctx: RouterContext) => handle(ctx, { collection: '' }));
+  const routed = router.routes();
+  const rest = unrouted.routes();
+  const middleware: typeof routed = (ctx, next) => routed(ctx, () => rest(ctx, next));
+  return Object.assign(middleware, { router, ready: executor.newRows.ready });
 }
