@@ -1,10 +1,11 @@
 import { sqlColumn, type ModelSchema } from '@colapi/schema';
 import { isNow } from '@colapi/query-ast';
 import type { Knex } from 'knex';
-import { compiledText } from './compiled-fragment.js';
 import type { CompileContext } from './field-expression.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
+import type { Row } from './row-decoder.js';
 import { rowLinkage, type Relations } from './row-linkage.js';
+import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { selectColumns } from './select-columns.js';
 import { statementOf, type RowsStatement, type Statement } from './statement.js';
 import { storedValue, storedValues } from './stored-values.js';
@@ -36,10 +37,11 @@ const INSERT_SHAPES = 200;
  * which RETURNING accepts on PostgreSQL and SQLite. They see the tables as they were before the INSERT, which
  * for a row that did not exist is what it is related to (a foreign key cannot point at it yet).
  *
- * The text depends only on which columns are written and on how each value is written (a bound value, or an
- * expression of the dialect's such as `make_interval(secs => ?)` or the clock): it is compiled once per such
- * shape and model, in the driver's placeholders, and each create only gathers its values. Building and
- * compiling the insert with knex had been a tenth of a create's CPU.
+ * The statement depends only on which columns are written, on how each value is written (a bound value, or
+ * an expression of the dialect's such as `make_interval(secs => ?)` or the clock) and on the relationships
+ * the read shows: its text (in the driver's placeholders), row decoder and linkage are built once per such
+ * shape and model, and each create only gathers its values. Building and compiling the insert with knex had
+ * been a tenth of a create's CPU.
  */
 export function compileInsertReturning(
   ctx: CompileContext,
@@ -47,7 +49,7 @@ export function compileInsertReturning(
   values: Readonly<Record<string, unknown>>,
   relations: Relations,
 ): RowsStatement<ResourceRow> {
-  const { knex, dialect } = ctx;
+  const { dialect } = ctx;
   if (!dialect.returning) throw new Error(`${dialect.name} cannot return the inserted row`);
   // Sorted, so that the order in which a client lists attributes does not make another shape.
   const columns = Object.keys(values).sort();
@@ -70,34 +72,67 @@ export function compileInsertReturning(
       bindings.push(stored);
     }
   }
+  let shape = '';
+  for (let i = 0; i < columns.length; i++) shape += `${i ? ',' : ''}${columns[i]}=${expressions[i]}`;
+  shape += ` ${relationsKey(relations)}`;
+  const statements = shapesOf(kept, dialect, model);
+  let statement = statements.get(shape);
+  if (!statement) {
+    statement = buildInsertReturning(ctx, model, columns, expressions, bindings, relations);
+    if (statements.size < INSERT_SHAPES) statements.set(shape, statement);
+  }
+  const { sql, decode, carried } = statement;
+  return { sql, bindings, method: 'insert', decode: ({ rows }) => decode(rows[0]!), carried };
+}
+
+/** What a create of one shape reuses: its text, in the driver's placeholders, and how its row is read. */
+interface KeptInsert {
+  readonly sql: string;
+  readonly decode: (raw: Row) => ResourceRow;
+  readonly carried: ReadonlySet<string>;
+}
+
+const kept: ShapeCaches<KeptInsert> = new WeakMap();
+
+/** The relationships a read shows and includes, by name: with the written columns, what makes a shape. */
+function relationsKey(relations: Relations): string {
+  let key = '';
+  for (const r of relations.shown) key += `${r.name},`;
+  key += ' ';
+  for (const name of relations.included) key += `${name},`;
+  return key;
+}
+
+function buildInsertReturning(
+  ctx: CompileContext,
+  model: ModelSchema,
+  columns: readonly string[],
+  expressions: readonly string[],
+  bindings: readonly unknown[],
+  relations: Relations,
+): KeptInsert {
+  const { knex, dialect } = ctx;
   const linkage = rowLinkage(ctx, relations, true);
-  const shape = `${columns.map((c, i) => `${c}=${expressions[i]}`).join(',')} ${[...linkage.carried].join(',')}`;
-  const sql = compiledText(
-    dialect,
-    model,
-    `insert returning ${shape}`,
-    () => {
-      const selected = [selectColumns(ctx, model, ''), ...linkage.columns(model.table)];
-      const returning = knex.raw(selected.map(() => '?').join(', '), selected);
-      // Compiled with the values of this first create, then kept in the driver's placeholders: the values
-      // of a later create of the same shape take the same positions.
-      const insert = columns.length
-        ? knex.raw(
-            `insert into ?? (${columns.map(() => '??').join(', ')}) values (${expressions.join(', ')}) returning ?`,
-            [
-              model.table,
-              ...columns.map((c) => sqlColumn(model.columns.get(c)!)),
-              ...(bindings as Knex.Value[]),
-              returning,
-            ],
-          )
-        : knex.raw('insert into ?? default values returning ?', [model.table, returning]);
-      return insert.toSQL().toNative().sql;
-    },
-    INSERT_SHAPES,
-  );
-  const decode = resourceRowDecoder(dialect, model, linkage);
-  return { sql, bindings, method: 'insert', decode: ({ rows }) => decode(rows[0]!), carried: linkage.carried };
+  const selected = [selectColumns(ctx, model, ''), ...linkage.columns(model.table)];
+  const returning = knex.raw(selected.map(() => '?').join(', '), selected);
+  // Compiled with the values of this first create, then kept in the driver's placeholders: the values of a
+  // later create of the same shape take the same positions.
+  const insert = columns.length
+    ? knex.raw(
+        `insert into ?? (${columns.map(() => '??').join(', ')}) values (${expressions.join(', ')}) returning ?`,
+        [
+          model.table,
+          ...columns.map((c) => sqlColumn(model.columns.get(c)!)),
+          ...(bindings as Knex.Value[]),
+          returning,
+        ],
+      )
+    : knex.raw('insert into ?? default values returning ?', [model.table, returning]);
+  return {
+    sql: insert.toSQL().toNative().sql,
+    decode: resourceRowDecoder(dialect, model, linkage),
+    carried: linkage.carried,
+  };
 }
 
 function isRaw(value: unknown): value is Knex.Raw {
