@@ -25,7 +25,7 @@ export interface RowLinkage {
   readonly carried: ReadonlySet<string>;
   /** The columns to select for rows of `alias`: one key list per relationship that needs one. */
   columns(alias: string): Knex.Raw[];
-  /** The linkage of every carried relationship, from a driver row and its decoded values. */
+  /** The linkage of every carried relationship, in the order the read shows them, from a driver row and its decoded values. */
   decode(raw: Row, values: Row): Map<string, Linkage>;
 }
 
@@ -47,36 +47,40 @@ function linkColumn(relationship: string): string {
  * too, and with a sort MariaDB and SQLite compute it for every matching row before sorting.
  */
 export function rowLinkage(ctx: CompileContext, relations: Relations, inline: boolean): RowLinkage {
-  const foreignKeys: RelationshipSchema[] = [];
   const keyLists: RelationshipSchema[] = [];
+  // In the order the read shows them, so that a row's linkage lists its relationships as documents do.
+  const read: { readonly rel: RelationshipSchema; readonly column?: string; readonly keys?: KeyDecoder }[] = [];
   for (const rel of relations.shown) {
     if (relations.included.has(rel.name)) continue;
     const target = targetModel(ctx, rel);
-    if (rel.join.kind === 'belongs-to' && rel.join.targetColumn === target.key) foreignKeys.push(rel);
-    else if (inline && ctx.dialect.keyList && keyListType(ctx, rel)) keyLists.push(rel);
+    if (rel.join.kind === 'belongs-to' && rel.join.targetColumn === target.key) read.push({ rel });
+    else if (inline && ctx.dialect.keyList && keyListType(ctx, rel)) {
+      keyLists.push(rel);
+      const keys = keyListType(ctx, rel) === 'integer' ? integerKeys : ctx.dialect.decodeKeyList!.bind(ctx.dialect);
+      read.push({ rel, column: linkColumn(rel.name), keys });
+    }
   }
-  const carried = new Set([...foreignKeys, ...keyLists].map((r) => r.name));
-  const decoders = keyLists.map((rel) =>
-    keyListType(ctx, rel) === 'integer' ? integerKeys : ctx.dialect.decodeKeyList!.bind(ctx.dialect),
-  );
+  const carried = new Set(read.map((r) => r.rel.name));
   return {
     carried,
     columns: (alias) => keyLists.map((rel) => keyListColumn(ctx, rel, alias)),
     decode(raw, values) {
       const linkage = new Map<string, Linkage>();
-      for (const rel of foreignKeys) {
-        const v = values[rel.join.ownColumn];
-        linkage.set(rel.name, v === null || v === undefined ? null : String(v));
-      }
-      for (let i = 0; i < keyLists.length; i++) {
-        const rel = keyLists[i]!;
-        const ids = decoders[i]!(raw[linkColumn(rel.name)]);
-        linkage.set(rel.name, rel.cardinality === 'many' ? ids : (ids[0] ?? null));
+      for (const { rel, column, keys } of read) {
+        if (keys === undefined) {
+          const v = values[rel.join.ownColumn];
+          linkage.set(rel.name, v === null || v === undefined ? null : String(v));
+        } else {
+          const ids = keys(raw[column!]);
+          linkage.set(rel.name, rel.cardinality === 'many' ? ids : (ids[0] ?? null));
+        }
       }
       return linkage;
     },
   };
 }
+
+type KeyDecoder = (raw: unknown) => string[];
 
 /** How a relationship's target keys aggregate into a key list, if they do (integer or text, whose text form is the id). */
 function keyListType(ctx: CompileContext, rel: RelationshipSchema): KeyListType | undefined {

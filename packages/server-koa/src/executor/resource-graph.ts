@@ -13,6 +13,7 @@ import type { Knex } from 'knex';
 interface MutableNode extends ResourceNode {
   /** The row it was built from, with the linkage its statement carried. */
   readonly row: ResourceRow;
+  /** Its own, filled by attach; or the row's, never changed, when that already shows what the read shows. */
   readonly linkage: Map<string, Linkage>;
   readonly included: Map<string, ResourceNode | null | readonly ResourceNode[]>;
 }
@@ -39,6 +40,21 @@ function includeTree(paths: readonly (readonly string[])[]): IncludeTree {
     }
   }
   return root;
+}
+
+/**
+ * Whether the rows of a read carry the linkage of exactly the relationships `relations` shows, in its order,
+ * and it includes none: the common read (rowLinkage decodes in that order), whose rows' linkage maps are
+ * then the nodes' own, not copied into new ones. Every row of a read has its linkage in the same order.
+ */
+function showsAsRead(read: Read, relations: Relations): boolean {
+  if (relations.included.size > 0 || read.rows.length === 0) return false;
+  const linkage = read.rows[0]!.linkage;
+  const { shown } = relations;
+  if (linkage.size !== shown.length) return false;
+  let i = 0;
+  for (const name of linkage.keys()) if (shown[i++]!.name !== name || !read.carried.has(name)) return false;
+  return true;
 }
 
 /**
@@ -77,7 +93,7 @@ export class ResourceGraph {
     return { shown, included: new Set(tree.keys()) };
   }
 
-  private node(collection: CollectionSchema, row: ResourceRow): MutableNode {
+  private node(collection: CollectionSchema, row: ResourceRow, linkage = new Map<string, Linkage>()): MutableNode {
     const values = row.values;
     for (const [name, v] of collection.virtualAttributes) values[name] = v.compute(values);
     return {
@@ -85,7 +101,7 @@ export class ResourceGraph {
       id: String(values[collection.model.key]),
       row,
       values,
-      linkage: new Map(),
+      linkage,
       included: new Map(),
     };
   }
@@ -102,6 +118,10 @@ export class ResourceGraph {
     relations: Relations,
     query: Shape,
   ): ResourceNode[] | Promise<ResourceNode[]> {
+    if (showsAsRead(read, relations)) {
+      // Nothing to attach: each row's linkage is the node's (read-only from here on).
+      return read.rows.map((r) => this.node(collection, r, r.linkage as Map<string, Linkage>));
+    }
     const nodes = read.rows.map((r) => this.node(collection, r));
     const loading = this.attach(db, nodes, read.carried, relations, query.fields, includeTree(query.include));
     return loading ? loading.then(() => nodes) : nodes;
