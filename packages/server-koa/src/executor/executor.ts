@@ -145,13 +145,14 @@ export class Executor {
     const { collection, query } = op;
     const relations = this.graph.relations(collection, query);
     // What the new row provably has no linkage in is not read: it is empty.
-    const { fetched, empty } = newRowRead(relations, await this.newRows.of(collection.model));
+    const model = collection.model;
+    const { fetched, empty } = newRowRead(relations, this.newRows.known(model) ?? (await this.newRows.of(model)));
     let read: Read;
     if (this.compiler.dialect.returning) {
-      const insert = this.compiler.insertReturning(collection.model, op.write.values, fetched);
+      const insert = this.compiler.insertReturning(model, op.write.values, fetched);
       read = { rows: [await this.exec(db, insert)], carried: insert.carried };
     } else {
-      const key = await this.exec(db, this.compiler.insert(collection.model, op.write.values));
+      const key = await this.exec(db, this.compiler.insert(model, op.write.values));
       read = await this.row(db, collection, String(key), fetched);
     }
     if (empty.length) read = withEmptyLinkage(read, empty);

@@ -32,6 +32,11 @@ export class NewRowRelations {
     return this.compiler.dialect.enforcedForeignKeys!(this.knex).catch(() => undefined);
   }
 
+  /** What `of` answers once it has answered it for `model` (after the first create): no promise to wait for. */
+  known(model: ModelSchema): ReadonlySet<string> | undefined {
+    return this.byModel.get(model) ?? (this.keys ? undefined : NONE);
+  }
+
   /** The relationships of `model` a new row of it has no linkage in; none where the database proves nothing. */
   async of(model: ModelSchema): Promise<ReadonlySet<string>> {
     const known = this.byModel.get(model);
