@@ -65,24 +65,46 @@ class BodyRefused extends Error {
   }
 }
 
-async function readPlainJson(req: IncomingMessage, length: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let received = 0;
-  try {
-    for await (const chunk of req) {
-      chunks.push(chunk as Buffer);
-      received += (chunk as Buffer).length;
-    }
-  } catch {
-    throw new BodyRefused(400, 'request aborted');
-  }
-  if (received !== length) throw new BodyRefused(400, 'request size did not match content length');
-  let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)).toString('utf8');
-  // As koa-body's decoder does: a byte order mark is not part of the text.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  try {
-    return bourne.parse(text, { protoAction: 'error' });
-  } catch (error) {
-    throw new BodyRefused(400, (error as Error).message, text);
-  }
+/**
+ * The body, read from the request's own events: the stream's async iterator (what `for await` uses) had cost
+ * a few promises and about two kilobytes of garbage per request, for a body that is one chunk.
+ */
+function readPlainJson(req: IncomingMessage, length: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('close', onAbort);
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      received += chunk.length;
+    };
+    // An error, or a close before the end: the client went away (or the stream was destroyed) mid-body.
+    const onAbort = () => {
+      cleanup();
+      reject(new BodyRefused(400, 'request aborted'));
+    };
+    const onEnd = () => {
+      cleanup();
+      if (received !== length) return reject(new BodyRefused(400, 'request size did not match content length'));
+      let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)).toString('utf8');
+      // As koa-body's decoder does: a byte order mark is not part of the text.
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      try {
+        resolve(bourne.parse(text, { protoAction: 'error' }));
+      } catch (error) {
+        reject(new BodyRefused(400, (error as Error).message, text));
+      }
+    };
+    if (req.readableEnded) return onEnd();
+    if (req.destroyed) return onAbort();
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('close', onAbort);
+  });
 }
