@@ -1,6 +1,8 @@
 import { assertJsonApiDocument, describeEachDatabase, tableDigest } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import http from 'node:http';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 
 /*
@@ -54,6 +56,24 @@ function send(
       req.end(payload.subarray(half));
     } else req.end(payload);
   });
+}
+
+/**
+ * Sends the head of a POST with the whole body's Content-Length and half of the body, then closes the
+ * connection: the client went away mid-body. Resolves once the socket is closed.
+ */
+async function cutShort(origin: string, path: string, type: string, text: string): Promise<void> {
+  const { hostname, port } = new URL(origin);
+  const body = Buffer.from(text, 'utf8');
+  const socket = net.connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: ${type}\r\nContent-Type: ${type}\r\nContent-Length: ${body.length}\r\n\r\n`,
+  );
+  socket.write(body.subarray(0, body.length >> 1));
+  // Time for the server to read the head and start on the body before the client leaves.
+  await sleep(50);
+  await new Promise<void>((resolve) => socket.once('close', () => resolve()).destroy());
 }
 
 interface Case {
@@ -124,6 +144,24 @@ for (const format of ['jsonapi', 'legacy'] as const) {
           }
         });
       }
+
+      it('a body the client stops sending halfway changes nothing, and the next request is answered', async () => {
+        const knex = t().target.database.knex;
+        const before = await tableDigest(knex);
+        await cutShort(t().target.origin, '/api/person', mediaType, cases[0]!.text);
+        // The server hears of the close after the client does.
+        await sleep(200);
+        expect(await tableDigest(knex)).to.equal(before);
+        const res = await send(
+          t().target.origin,
+          '/api/person',
+          mediaType,
+          mediaType,
+          cases[0]!.text,
+          'content-length',
+        );
+        expect(res.status, res.text).to.equal(201);
+      });
     },
     { format, api: { bodyLimit: BODY_LIMIT } },
   );
