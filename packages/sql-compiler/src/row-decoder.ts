@@ -3,21 +3,50 @@ import type { Dialect } from './dialect.js';
 
 export type Row = Record<string, unknown>;
 
-const cache = new WeakMap<Dialect, WeakMap<ModelSchema, (raw: Row) => Row>>();
+type Decode = (raw: Row) => Row;
 
-/** A function turning a driver row of a model into wire values; built once per model and dialect. */
-export function rowDecoder(dialect: Dialect, model: ModelSchema): (raw: Row) => Row {
+const cache = new WeakMap<Dialect, WeakMap<ModelSchema, Decode>>();
+
+/**
+ * A function turning a driver row of a model into wire values; built once per model and dialect.
+ *
+ * It is generated as straight-line code, one property per column (`{"id": d(c[0], raw["id"]), …}`), so that
+ * each of its reads and the object it builds keep one shape per model: a loop over the columns reads and
+ * writes every property at one site, which a server serving many models and statements makes megamorphic,
+ * and the rows of every read pay for it. Column names enter the code only as JSON string literals. Where
+ * code cannot be generated (`--disallow-code-generation-from-strings`) or a name would be a special one in
+ * an object literal (`__proto__`), the loop is used.
+ */
+export function rowDecoder(dialect: Dialect, model: ModelSchema): Decode {
   let perModel = cache.get(dialect);
   if (!perModel) cache.set(dialect, (perModel = new WeakMap()));
   let decode = perModel.get(model);
   if (!decode) {
     const columns: ColumnSchema[] = [...model.columns.values()];
-    decode = (raw) => {
-      const out: Row = {};
-      for (const c of columns) out[c.name] = dialect.decodeValue(c, raw[c.name]);
-      return out;
-    };
+    decode = generatedDecoder(dialect, columns) ?? loopDecoder(dialect, columns);
     perModel.set(model, decode);
   }
   return decode;
+}
+
+function loopDecoder(dialect: Dialect, columns: readonly ColumnSchema[]): Decode {
+  return (raw) => {
+    const out: Row = {};
+    for (const c of columns) out[c.name] = dialect.decodeValue(c, raw[c.name]);
+    return out;
+  };
+}
+
+function generatedDecoder(dialect: Dialect, columns: readonly ColumnSchema[]): Decode | undefined {
+  if (columns.some((c) => c.name === '__proto__')) return undefined;
+  const members = columns.map((c, i) => {
+    const name = JSON.stringify(c.name);
+    return `${name}: d(c[${i}], raw[${name}])`;
+  });
+  try {
+    const make = new Function('d', 'c', `return function decodeRow(raw) { return { ${members.join(', ')} }; };`);
+    return make((column: ColumnSchema, raw: unknown) => dialect.decodeValue(column, raw), columns) as Decode;
+  } catch {
+    return undefined;
+  }
 }
