@@ -53,6 +53,8 @@ interface SerializerPlan {
   /** `/person/`, escaped for JSON: between the base and the id in every link. */
   readonly path: string;
   readonly attributes: readonly { readonly name: string; readonly member: string }[];
+  /** All the attributes as text (`,"attributes":{…}`, or nothing): generated code, see attributesWriter. */
+  readonly allAttributes?: (values: Readonly<Record<string, unknown>>) => string;
   readonly relationships: readonly {
     readonly name: string;
     /** `"articles":{"links":{"self":"` */
@@ -83,15 +85,42 @@ function planOf(registry: Registry, collection: CollectionSchema): SerializerPla
         identifier: `{"type":${jsonString(registry.target(r).name)},"id":`,
       };
     });
+    const attributes = attributeNames(collection).map((name) => ({ name, member: `${jsonString(name)}:` }));
+    const allAttributes = attributesWriter(attributes);
     plan = {
       opening: `{"type":${jsonString(collection.name)},"id":`,
       path: `/${jsonContent(collection.name)}/`,
-      attributes: attributeNames(collection).map((name) => ({ name, member: `${jsonString(name)}:` })),
+      attributes,
+      ...(allAttributes ? { allAttributes } : {}),
       relationships,
     };
     byCollection.set(collection, plan);
   }
   return plan;
+}
+
+/**
+ * The attributes of a collection's resources as text, generated as straight-line code once per collection
+ * (`',"attributes":{"title":' + v(values["title"]) + …`): a loop reads every attribute of every collection at
+ * one site, which serving many collections makes megamorphic. Names enter the code only as JSON string
+ * literals. Undefined where code cannot be generated (`--disallow-code-generation-from-strings`): the loop
+ * of resourceText writes them then, as it does for a sparse fieldset.
+ */
+function attributesWriter(
+  attributes: readonly { readonly name: string; readonly member: string }[],
+): ((values: Readonly<Record<string, unknown>>) => string) | undefined {
+  if (attributes.length === 0) return () => '';
+  const parts = attributes.map(
+    ({ name, member }, i) =>
+      `${JSON.stringify(`${i ? ',' : ',"attributes":{'}${member}`)} + v(values[${JSON.stringify(name)}])`,
+  );
+  try {
+    return new Function('v', `return function attributesText(values) { return ${parts.join(' + ')} + '}'; };`)(
+      jsonValue,
+    );
+  } catch {
+    return undefined;
+  }
 }
 
 /** The link of a resource, as it goes in a header (not escaped for JSON). */
@@ -129,12 +158,15 @@ export function resourceText(
   const fieldset = query.fields[collection.name];
   let out = `${plan.opening}${jsonString(id)}`;
   let first = true;
-  for (const { name, member } of plan.attributes) {
-    if (fieldset && !fieldset.includes(name)) continue;
-    out += `${first ? ',"attributes":{' : ','}${member}${jsonValue(node.values[name])}`;
-    first = false;
+  if (!fieldset && plan.allAttributes) out += plan.allAttributes(node.values);
+  else {
+    for (const { name, member } of plan.attributes) {
+      if (fieldset && !fieldset.includes(name)) continue;
+      out += `${first ? ',"attributes":{' : ','}${member}${jsonValue(node.values[name])}`;
+      first = false;
+    }
+    if (!first) out += '}';
   }
-  if (!first) out += '}';
   first = true;
   for (const rel of plan.relationships) {
     if (fieldset && !fieldset.includes(rel.name)) continue;

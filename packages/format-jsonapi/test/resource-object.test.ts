@@ -1,3 +1,4 @@
+import { defineModel, Registry } from '@colapi/schema';
 import { expect } from 'chai';
 import { attributeNames, resourceObject } from '../src/index.js';
 import { jsonContent } from '../src/json-text.js';
@@ -20,6 +21,41 @@ describe('Format A resource objects', () => {
     it('keeps to what the collection exposes', () => {
       expect(attributeNames(collection('person_names'))).to.deep.equal(['name']);
       expect(attributeNames(collection('tag'))).to.deep.equal(['color']);
+    });
+  });
+
+  describe('attributes whose names and values JavaScript and JSON treat specially', () => {
+    const names = ['say "hi"', 'back\\slash', 'line\u2028break', "'); x('", 'constructor', 'toString', '1', 'émoji 😀'];
+    const odd = defineModel({
+      name: 'odd',
+      table: 'odd',
+      columns: [
+        { name: 'id', type: 'integer', nullable: false },
+        ...names.map((name) => ({ name, type: 'string' as const, nullable: true })),
+      ],
+    });
+    const oddRegistry = new Registry([{ model: odd }]);
+    const values: Record<string, unknown> = { id: 1 };
+    names.forEach((name, i) => {
+      values[name] = i % 2 ? `"quoted" \\ ${name}` : null;
+    });
+    const oddNode = {
+      collection: oddRegistry.collection('odd')!,
+      id: '1',
+      values,
+      linkage: new Map(),
+      included: new Map(),
+    };
+
+    it('writes every attribute as JSON.stringify would, with and without a fieldset', () => {
+      const expected = Object.fromEntries(names.map((n) => [n, values[n]]));
+      const text = resourceText(oddNode, BASE, oddRegistry, ALL);
+      expect(JSON.parse(text).attributes).to.deep.equal(expected);
+      // A fieldset naming every attribute takes the loop: the same text, in the same order.
+      expect(text).to.equal(resourceText(oddNode, BASE, oddRegistry, { fields: { odd: [...names] } }));
+      const some = names.filter((_, i) => i % 3 === 0);
+      const sparse = JSON.parse(resourceText(oddNode, BASE, oddRegistry, { fields: { odd: some } })).attributes;
+      expect(sparse).to.deep.equal(Object.fromEntries(some.map((n) => [n, values[n]])));
     });
   });
 
