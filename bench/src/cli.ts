@@ -20,6 +20,7 @@ import {
   type ScenarioResult,
 } from './report.js';
 import { selectScenarios, type Scenario } from './scenarios.js';
+import { settle } from './settle.js';
 import { removeCreatedRows, seedBenchData } from './seed.js';
 import { BASELINE_PORT, ROOT, startBaseline, startTarget } from './servers.js';
 import { gitState, runTopology } from './topology.js';
@@ -29,6 +30,8 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Removes what a writing scenario created, so that each run starts from the same tables. */
 type Reset = () => Promise<void>;
+/** Waits for the database to finish what the last run left running (settle.ts). */
+type Quiet = () => Promise<void>;
 
 async function warm(
   servers: readonly ServerProcess[],
@@ -48,7 +51,8 @@ async function warm(
 
 /**
  * Alternating rounds: each round runs every scenario on both servers, the first server swapping each round;
- * both runs of a round send the same sequence of requests (salt = the round).
+ * both runs of a round send the same sequence of requests (salt = the round). Each run starts once the
+ * database has finished what the run before it left in flight (`quiet`).
  */
 async function compare(
   target: ServerProcess,
@@ -56,6 +60,7 @@ async function compare(
   scenarios: readonly Scenario[],
   o: BenchOptions,
   reset: Reset,
+  quiet: Quiet,
 ) {
   const runs = new Map(scenarios.map((s) => [s.name, { target: [] as RunResult[], baseline: [] as RunResult[] }]));
   for (let round = 0; round < o.rounds; round++) {
@@ -64,6 +69,7 @@ async function compare(
       const order = round % 2 === 0 ? [target, baseline] : [baseline, target];
       for (const server of order) {
         if (s.writes) await reset();
+        await quiet();
         const r = await loadRun(server, s, settings);
         runs.get(s.name)![server === target ? 'target' : 'baseline'].push(r);
         log(
@@ -145,7 +151,7 @@ async function main(): Promise<void> {
       for (const s of scenarios) checked += await verifyScenario(s, target.origin, baseline.origin, { reset });
       log(`both servers answer the ${scenarios.length} scenarios with equal documents (${checked} requests compared)`);
       await warm([target, baseline], scenarios, o, reset);
-      results = await compare(target, baseline, scenarios, o, reset);
+      results = await compare(target, baseline, scenarios, o, reset, () => settle(db));
     } finally {
       await target.stop();
       await baseline?.stop();
