@@ -1,4 +1,4 @@
-import type { ModelSchema } from '@colapi/schema';
+import type { ColumnSchema, ModelSchema } from '@colapi/schema';
 import type { Linkage } from '@colapi/query-ast';
 import type { Dialect } from './dialect.js';
 import { rowDecoder, type Row } from './row-decoder.js';
@@ -14,16 +14,63 @@ export interface ResourceRow {
 
 const NONE: ReadonlyMap<string, Linkage> = new Map();
 
-/** Turns a driver row of `model` into a ResourceRow; built per statement shape, from no value of it. */
+/**
+ * Turns a driver row of `model` into a ResourceRow; built per statement shape, from no value of it.
+ *
+ * Generated as straight-line code for the statement (values as rowDecoder writes them, then each carried
+ * relationship's linkage), so that its reads of the driver's rows, whose shape is the statement's, stay
+ * monomorphic: decoding every statement's rows through the same few closures made their reads megamorphic
+ * on a server with many shapes of statement, and slowed every read. Names enter the code only as JSON string
+ * literals. Where code cannot be generated, or a column is named `__proto__`, the closures are used.
+ */
 export function resourceRowDecoder(
   dialect: Dialect,
   model: ModelSchema,
   linkage: RowLinkage,
 ): (raw: Row) => ResourceRow {
+  const generated = generatedDecoder(dialect, model, linkage);
+  if (generated) return generated;
   const values = rowDecoder(dialect, model);
   if (linkage.carried.size === 0) return (raw) => ({ values: values(raw), linkage: NONE });
   return (raw) => {
     const decoded = values(raw);
     return { values: decoded, linkage: linkage.decode(raw, decoded) };
   };
+}
+
+function generatedDecoder(
+  dialect: Dialect,
+  model: ModelSchema,
+  linkage: RowLinkage,
+): ((raw: Row) => ResourceRow) | undefined {
+  const columns: ColumnSchema[] = [...model.columns.values()];
+  if (columns.some((c) => c.name === '__proto__')) return undefined;
+  const q = JSON.stringify;
+  const members = columns.map((c, i) => `${q(c.name)}: d(c[${i}], raw[${q(c.name)}])`);
+  const lines = [`const values = { ${members.join(', ')} };`];
+  if (linkage.reads.length === 0) lines.push('return { values, linkage: NONE };');
+  else {
+    lines.push('const linkage = new Map(); let v, ids;');
+    linkage.reads.forEach(({ rel, column, keys }, i) => {
+      if (keys === undefined || column === undefined) {
+        lines.push(`v = values[${q(rel.join.ownColumn)}];`);
+        lines.push(`linkage.set(${q(rel.name)}, v === null || v === undefined ? null : String(v));`);
+      } else {
+        lines.push(`ids = k[${i}](raw[${q(column)}]);`);
+        lines.push(`linkage.set(${q(rel.name)}, ${rel.cardinality === 'many' ? 'ids' : '(ids[0] ?? null)'});`);
+      }
+    });
+    lines.push('return { values, linkage };');
+  }
+  try {
+    const make = new Function('d', 'c', 'k', 'NONE', `return function decodeResourceRow(raw) { ${lines.join(' ')} };`);
+    return make(
+      (column: ColumnSchema, raw: unknown) => dialect.decodeValue(column, raw),
+      columns,
+      linkage.reads.map((r) => r.keys),
+      NONE,
+    ) as (raw: Row) => ResourceRow;
+  } catch {
+    return undefined;
+  }
 }

@@ -27,6 +27,17 @@ export interface RowLinkage {
   columns(alias: string): Knex.Raw[];
   /** The linkage of every carried relationship, in the order the read shows them, from a driver row and its decoded values. */
   decode(raw: Row, values: Row): Map<string, Linkage>;
+  /** How `decode` reads each carried relationship, in order: for code that decodes rows itself (resource-row.ts). */
+  readonly reads: readonly LinkageRead[];
+}
+
+/** Where a row carries one relationship's linkage: its foreign key (`values[ownColumn]`), or a key list column. */
+export interface LinkageRead {
+  readonly rel: RelationshipSchema;
+  /** The key-list column of the driver row; absent when the linkage is the foreign key. */
+  readonly column?: string;
+  /** Splits the key list into the ids. */
+  readonly keys?: KeyDecoder;
 }
 
 /** The column of a row that carries the key list of one of its relationships. */
@@ -49,7 +60,7 @@ function linkColumn(relationship: string): string {
 export function rowLinkage(ctx: CompileContext, relations: Relations, inline: boolean): RowLinkage {
   const keyLists: RelationshipSchema[] = [];
   // In the order the read shows them, so that a row's linkage lists its relationships as documents do.
-  const read: { readonly rel: RelationshipSchema; readonly column?: string; readonly keys?: KeyDecoder }[] = [];
+  const read: LinkageRead[] = [];
   for (const rel of relations.shown) {
     if (relations.included.has(rel.name)) continue;
     const target = targetModel(ctx, rel);
@@ -63,6 +74,7 @@ export function rowLinkage(ctx: CompileContext, relations: Relations, inline: bo
   const carried = new Set(read.map((r) => r.rel.name));
   return {
     carried,
+    reads: read,
     columns: (alias) => keyLists.map((rel) => keyListColumn(ctx, rel, alias)),
     decode(raw, values) {
       const linkage = new Map<string, Linkage>();
@@ -80,7 +92,7 @@ export function rowLinkage(ctx: CompileContext, relations: Relations, inline: bo
   };
 }
 
-type KeyDecoder = (raw: unknown) => string[];
+export type KeyDecoder = (raw: unknown) => string[];
 
 /** How a relationship's target keys aggregate into a key list, if they do (integer or text, whose text form is the id). */
 function keyListType(ctx: CompileContext, rel: RelationshipSchema): KeyListType | undefined {
