@@ -5,7 +5,7 @@ import { compileFilter } from './compile-filter.js';
 import { compiledFragment, compiledText } from './compiled-fragment.js';
 import type { Dialect, Executed } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
-import { filtered, statementOf, type Statement } from './statement.js';
+import { statementOf, type Statement } from './statement.js';
 
 /** SQL of each whitelisted function; nothing else can reach the statement. */
 const SQL: Readonly<Record<string, string>> = { avg: 'avg', sum: 'sum', count: 'count', min: 'min', max: 'max' };
@@ -65,7 +65,7 @@ export function compileAggregate(
   filter?: Filter,
 ): Statement<unknown[]> {
   const decode = ({ rows }: Executed) => decodeAggregates(ctx.dialect, model, functions, rows[0] ?? {});
-  if (filter) return filtered(statementOf(aggregateQuery(ctx, model, functions, filter), decode), true);
+  if (filter) return statementOf(aggregateQuery(ctx, model, functions, filter), decode);
   const key = `aggregate statement ${functions.map((f) => `${f.name}(${f.column})`).join(' ')}`;
   const sql = compiledText(
     ctx.dialect,

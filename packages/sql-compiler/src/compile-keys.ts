@@ -3,7 +3,7 @@ import type { Filter } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
 import type { CompileContext } from './field-expression.js';
-import { filtered, statementOf, type Statement } from './statement.js';
+import { statementOf, type Statement } from './statement.js';
 
 /** Keys of the rows a filter matches (every row without one), in key order. */
 export function compileKeys(ctx: CompileContext, model: ModelSchema, filter?: Filter): Statement<unknown[]> {
@@ -13,10 +13,7 @@ export function compileKeys(ctx: CompileContext, model: ModelSchema, filter?: Fi
     .select(`${t}.${model.key}`)
     .orderBy(`${t}.${model.key}`);
   if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
-  return filtered(
-    statementOf(qb, ({ rows }) => rows.map((r) => r[model.key])),
-    filter !== undefined,
-  );
+  return statementOf(qb, ({ rows }) => rows.map((r) => r[model.key]));
 }
 
 /** Which of these keys name a row of the model, as text. */

@@ -9,7 +9,7 @@ import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import { rowLinkage, type Relations } from './row-linkage.js';
 import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { selectColumns } from './select-columns.js';
-import { filtered, mapStatement, statementOf, type Statement } from './statement.js';
+import { mapStatement, statementOf, type Statement } from './statement.js';
 
 /** A read of a collection: its rows, what it shows of their relationships, where it starts, how it counts. */
 export interface ListRequest {
@@ -227,11 +227,9 @@ function buildList(ctx: CompileContext, request: ListRequest): ListPlan {
     }),
   ];
   if (head && !folded) statements.push(statementOf(head, ({ rows }) => readHead(rows[0], counts, scope !== undefined)));
-  const byValues = query.filter !== undefined;
-  const planned = statements.map((s) => filtered(s, byValues));
-  if (!estimate) return { statements: planned, carried: linkage.carried };
-  planned.push(mapStatement(estimate, (n) => (n === undefined ? {} : { total: n })));
-  return { statements: planned, fallback: filtered(compileCount(ctx, counted), byValues), carried: linkage.carried };
+  if (!estimate) return { statements, carried: linkage.carried };
+  statements.push(mapStatement(estimate, (n) => (n === undefined ? {} : { total: n })));
+  return { statements, fallback: compileCount(ctx, counted), carried: linkage.carried };
 }
 
 /**

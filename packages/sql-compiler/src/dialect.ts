@@ -155,10 +155,9 @@ export interface Dialect {
    * Runs one compiled statement (`sql` with the driver's own placeholders) on a connection as knex hands
    * it out (pooled, or a transaction's): the rows it returned (none for a statement that returns none),
    * the rows it changed, and for an insert the key the database generated, where the driver tells it.
-   * Only `runStatement`, the one runner, calls it. `byValues`: the statement's best plan may depend on the
-   * values it binds (Statement.byValues), for a dialect that keeps plans to plan it with them.
+   * Only `runStatement`, the one runner, calls it.
    */
-  execute(connection: unknown, sql: string, bindings: readonly unknown[], byValues?: boolean): Promise<Executed>;
+  execute(connection: unknown, sql: string, bindings: readonly unknown[]): Promise<Executed>;
   /**
    * The settings of a transaction the server opens for a write, where the database's default isolation takes
    * locks the writer does not need (InnoDB's gap locks under REPEATABLE READ); undefined keeps the default. The

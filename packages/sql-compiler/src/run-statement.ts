@@ -43,7 +43,7 @@ export async function runStatement<T>(db: Knex, dialect: Dialect, statement: Sta
   client.emit('query', event);
   let answer: Executed;
   try {
-    answer = await dialect.execute(connection, sql, bindings, statement.byValues === true);
+    answer = await dialect.execute(connection, sql, bindings);
   } catch (error) {
     release(client, held, connection);
     client.emit('query-error', error, event);

@@ -15,12 +15,6 @@ export interface Statement<T> {
   /** knex's name of the kind of statement (`select`, `insert`, `update`, `del`, `raw`), for its `query` event. */
   readonly method: string;
   readonly decode: (answer: Executed) => T;
-  /**
-   * Its best plan may depend on the values it binds: a client's filter (`x = 'rare'`, a like pattern). It is
-   * planned with them each time where the dialect tells statements apart (PostgreSQL runs it unnamed); every
-   * other statement binds keys, page numbers or written values, and keeps one plan (see postgres.ts).
-   */
-  readonly byValues?: boolean;
 }
 
 /** A statement answering rows of a model, and the relationships whose linkage each of its rows carries. */
@@ -34,11 +28,6 @@ export function statementOf<T>(query: Knex.QueryBuilder | Knex.Raw, decode: (ans
   const compiled = query.toSQL();
   const { sql, bindings } = compiled.toNative();
   return { sql, bindings, method: compiled.method ?? 'raw', decode };
-}
-
-/** The statement marked as planned by its values (Statement.byValues) when `filtered`. */
-export function filtered<S extends Statement<unknown>>(statement: S, filtered: boolean): S {
-  return filtered ? { ...statement, byValues: true } : statement;
 }
 
 /** The same statement with its result turned into another. */

@@ -110,35 +110,23 @@ function statementName(text: string, parameters: number): string | undefined {
 /**
  * Planning is most of what a small query costs PostgreSQL, and the text of a statement depends only on the
  * shape of a request. A named statement is parsed and planned once per connection and then only bound and
- * run, so each connection names the statements it sends: the compiler's queries and statements with
- * parameters (not BEGIN, COMMIT or SET, which take the simple protocol), except those planned by their
- * values (Statement.byValues: a client's filter), which run unnamed and are planned with their values each
- * time. node-postgres remembers every name a connection prepared and has no way to forget one, hence the
- * bound on distinct texts rather than an eviction.
- *
- * The named statements bind keys, page numbers and written values, whose plan does not change with them, so
- * the connection plans them generically (`plan_cache_mode = force_generic_plan`, set when it opens): left to
- * choose, PostgreSQL had put some connections' `/person/N/articles` statement on custom plans, planned again
- * on every execution, which doubled its CPU for that statement until the connection closed.
- *
- * `execute` names the compiler's statements itself; this wrapper names the queries knex sends that bind
- * nothing (a query with values, a hook's say, runs unnamed and is planned with them).
+ * run, so each connection names the statements it sends: queries, and statements with parameters (not
+ * BEGIN, COMMIT or SET, which take the simple protocol). node-postgres remembers every name a connection
+ * prepared and has no way to forget one, hence the bound on distinct texts rather than an eviction.
+ * `execute` names the compiler's statements itself; this wrapper names those knex sends (its transactions').
  */
 function nameStatements(conn: PgConnection): void {
   namingConnections.add(conn);
   const query = conn.query.bind(conn);
   conn.query = (config, ...rest) => {
     const c = config as { text?: unknown; values?: unknown[]; name?: unknown } | null;
-    if (c && typeof c === 'object' && typeof c.text === 'string' && c.name === undefined && !c.values?.length) {
-      const name = statementName(c.text, 0);
+    if (c && typeof c === 'object' && typeof c.text === 'string' && c.name === undefined) {
+      const name = statementName(c.text, c.values?.length ?? 0);
       if (name !== undefined) config = { ...c, name };
     }
     return query(config, ...rest);
   };
 }
-
-/** What a connection that names its statements plans them by (see nameStatements); PostgreSQL 12 and later. */
-const GENERIC_PLANS = 'set plan_cache_mode = force_generic_plan';
 
 /** Seconds become an interval, text an inet; any other value is stored as it is bound. */
 function writeExpression(column: ColumnSchema, value: unknown): string | undefined {
@@ -170,23 +158,18 @@ export const postgres: Dialect = {
         min: 0,
         max: 10,
         afterCreate(conn: PgConnection, done: (err: unknown, conn: unknown) => void) {
+          if (options.preparedStatements !== false) nameStatements(conn);
           if (scoped) scopeStatementTimeout(conn, ms);
-          if (options.preparedStatements === false) return done(null, conn);
-          nameStatements(conn);
-          // A server before 12 has no such setting (42704): it chooses plans as it always did.
-          conn.query(GENERIC_PLANS, (err: { code?: string } | null) =>
-            done(err && err.code !== '42704' ? err : null, conn),
-          );
+          done(null, conn);
         },
       },
     };
   },
-  execute(connection, sql, bindings, byValues) {
+  execute(connection, sql, bindings) {
     // Named by nameStatements, like every statement of the connection. The callback form, as knex uses it:
     // node-postgres's promise form kept results alive longer (measured in docs/performance.md).
     return new Promise((resolve, reject) => {
-      const name =
-        !byValues && namingConnections.has(connection as object) ? statementName(sql, bindings.length) : undefined;
+      const name = namingConnections.has(connection as object) ? statementName(sql, bindings.length) : undefined;
       (connection as PgConnection).query({ name, text: sql, values: bindings }, (err: unknown, result: PgResult) => {
         if (err) reject(err);
         else resolve({ rows: result.rows ?? [], affected: result.rowCount ?? undefined });
