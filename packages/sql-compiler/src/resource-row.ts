@@ -1,7 +1,7 @@
 import type { ColumnSchema, ModelSchema } from '@colapi/schema';
 import type { Linkage } from '@colapi/query-ast';
 import type { Dialect } from './dialect.js';
-import { rowDecoder, type Row } from './row-decoder.js';
+import { generated, rowDecoder, valuesLiteral, type Row } from './row-decoder.js';
 import type { RowLinkage } from './row-linkage.js';
 
 /** A row of a model as a read answers it: its values in wire form, and the linkage its statement carried. */
@@ -44,10 +44,10 @@ function generatedDecoder(
   linkage: RowLinkage,
 ): ((raw: Row) => ResourceRow) | undefined {
   const columns: ColumnSchema[] = [...model.columns.values()];
-  if (columns.some((c) => c.name === '__proto__')) return undefined;
+  const values = valuesLiteral(columns);
+  if (values === undefined) return undefined;
   const q = JSON.stringify;
-  const members = columns.map((c, i) => `${q(c.name)}: d(c[${i}], raw[${q(c.name)}])`);
-  const lines = [`const values = { ${members.join(', ')} };`];
+  const lines = [`const values = ${values};`];
   if (linkage.reads.length === 0) lines.push('return { values, linkage: NONE };');
   else {
     lines.push('const linkage = new Map(); let v, ids;');
@@ -62,15 +62,14 @@ function generatedDecoder(
     });
     lines.push('return { values, linkage };');
   }
-  try {
-    const make = new Function('d', 'c', 'k', 'NONE', `return function decodeResourceRow(raw) { ${lines.join(' ')} };`);
-    return make(
+  return generated<(raw: Row) => ResourceRow>(
+    ['d', 'c', 'k', 'NONE'],
+    `return function decodeResourceRow(raw) { ${lines.join(' ')} };`,
+    [
       (column: ColumnSchema, raw: unknown) => dialect.decodeValue(column, raw),
       columns,
       linkage.reads.map((r) => r.keys),
       NONE,
-    ) as (raw: Row) => ResourceRow;
-  } catch {
-    return undefined;
-  }
+    ],
+  );
 }

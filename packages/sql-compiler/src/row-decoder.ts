@@ -38,14 +38,28 @@ function loopDecoder(dialect: Dialect, columns: readonly ColumnSchema[]): Decode
 }
 
 function generatedDecoder(dialect: Dialect, columns: readonly ColumnSchema[]): Decode | undefined {
+  const values = valuesLiteral(columns);
+  if (values === undefined) return undefined;
+  return generated<Decode>(['d', 'c'], `return function decodeRow(raw) { return ${values}; };`, [
+    (column: ColumnSchema, raw: unknown) => dialect.decodeValue(column, raw),
+    columns,
+  ]);
+}
+
+/**
+ * The source of an object literal of a row's wire values, `{"id": d(c[0], raw["id"]), …}`, for generated code
+ * that binds `d` (the dialect's decodeValue), `c` (the columns) and `raw` (the driver row); undefined when a
+ * column's name is special in an object literal (`__proto__`).
+ */
+export function valuesLiteral(columns: readonly ColumnSchema[]): string | undefined {
   if (columns.some((c) => c.name === '__proto__')) return undefined;
-  const members = columns.map((c, i) => {
-    const name = JSON.stringify(c.name);
-    return `${name}: d(c[${i}], raw[${name}])`;
-  });
+  return `{ ${columns.map((c, i) => `${JSON.stringify(c.name)}: d(c[${i}], raw[${JSON.stringify(c.name)}])`).join(', ')} }`;
+}
+
+/** `body` as a function of `params`, called with `args`; undefined where code cannot be generated. */
+export function generated<T>(params: readonly string[], body: string, args: readonly unknown[]): T | undefined {
   try {
-    const make = new Function('d', 'c', `return function decodeRow(raw) { return { ${members.join(', ')} }; };`);
-    return make((column: ColumnSchema, raw: unknown) => dialect.decodeValue(column, raw), columns) as Decode;
+    return new Function(...params, body)(...args) as T;
   } catch {
     return undefined;
   }
