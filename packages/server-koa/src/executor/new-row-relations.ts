@@ -39,9 +39,8 @@ export class NewRowRelations {
 
   /** The relationships of `model` a new row of it has no linkage in; none where the database proves nothing. */
   async of(model: ModelSchema): Promise<ReadonlySet<string>> {
-    const known = this.byModel.get(model);
+    const known = this.known(model);
     if (known) return known;
-    if (!this.keys) return NONE;
     const keys = await this.keys;
     if (!keys) {
       this.keys = this.read();
