@@ -10,6 +10,11 @@
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what JSON escapes.
 const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 
+/** Whether JSON.stringify writes the text as it is, between quotes. */
+export function isPlainJsonText(text: string): boolean {
+  return PLAIN.test(text);
+}
+
 /** A string as JSON.stringify writes it. */
 export function jsonString(text: string): string {
   return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);

@@ -71,12 +71,13 @@ function quality(ranges: readonly MediaRange[], type: string): number {
 export function chooseResponseType(request: HttpRequest, alsoJson: boolean): string {
   const header = request.headers.accept;
   if (!header) return JSONAPI_MEDIA_TYPE;
-  const key = `${alsoJson ? 'j' : 'a'}${header}`;
-  let decision = decided.get(key);
+  // One map per choice, keyed by the header itself: a key built per request cost more than the lookup.
+  const decided = alsoJson ? decidedAlsoJson : decidedJsonApi;
+  let decision = decided.get(header);
   if (decision === undefined) {
     decision = decide(header, alsoJson);
     if (decided.size >= MAX_DECIDED) decided.clear();
-    decided.set(key, decision);
+    decided.set(header, decision);
   }
   if (typeof decision === 'string') return decision;
   throw new ApiError(406, 'Not Acceptable', decision.refused);
@@ -86,7 +87,8 @@ export function chooseResponseType(request: HttpRequest, alsoJson: boolean): str
  * Accept values already decided: a server sees few distinct ones, and each request asks twice (negotiation,
  * then the answer's type). Bounded, since a client chooses the header.
  */
-const decided = new Map<string, string | { readonly refused: string }>();
+const decidedJsonApi = new Map<string, string | { readonly refused: string }>();
+const decidedAlsoJson = new Map<string, string | { readonly refused: string }>();
 const MAX_DECIDED = 256;
 
 function decide(header: string, alsoJson: boolean): string | { readonly refused: string } {

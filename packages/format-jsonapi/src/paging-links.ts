@@ -10,7 +10,8 @@ export interface PagingLinks {
 }
 
 /** Percent-encodes a parameter name but keeps its brackets readable: `page[number]`, as JSON:API writes it. */
-const encodeName = (name: string) => encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']');
+const encodeName = (name: string) =>
+  /^[\w.~[\]-]*$/.test(name) ? name : encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']');
 
 /**
  * The URL of another page of the same request: `page[number]` and `page[size]` set as URLSearchParams.set

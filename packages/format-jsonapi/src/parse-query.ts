@@ -156,6 +156,19 @@ function parseSingle(text: string | null): boolean {
   throw ApiError.badRequest('filter[single] must be 1 or 0', { parameter: 'filter[single]' });
 }
 
+/** What an empty query string parses to: no filter, sort, group, fields or include; the first page. */
+function emptyQuery(shape: QueryShape, limits: QueryLimits): ReadQuery {
+  const size = limits.defaultPageSize;
+  return {
+    sort: [],
+    group: [],
+    paging: shape === 'list' ? { offset: 0, limit: size, number: 1, size } : { offset: 0 },
+    fields: {},
+    include: [],
+    single: false,
+  };
+}
+
 /**
  * Parses the query string of a JSON:API read (Format A) into a validated ReadQuery.
  * Every error names the parameter at fault in `source.parameter`.
@@ -167,6 +180,8 @@ export function parseJsonApiQuery(
   shape: QueryShape,
 ): ReadQuery {
   const { registry, limits } = context;
+  // Most reads by key and most writes carry no query at all: skip the parameter-by-parameter lookups.
+  if (params.size === 0) return emptyQuery(shape, limits);
   checkNames(params, shape);
   let filter: Filter | undefined;
   const filterText = params.get('filter[objects]');

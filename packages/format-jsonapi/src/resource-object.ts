@@ -1,6 +1,6 @@
 import { foreignKeyColumns, type CollectionSchema, type Registry } from '@colapi/schema';
 import type { Linkage, ReadQuery, ResourceNode } from '@colapi/query-ast';
-import { jsonContent, jsonString, jsonValue } from './json-text.js';
+import { isPlainJsonText, jsonContent, jsonString, jsonValue } from './json-text.js';
 
 export interface ResourceIdentifier {
   readonly type: string;
@@ -128,10 +128,16 @@ export function resourceLink(base: string, node: Pick<ResourceNode, 'collection'
   return `${base}/${node.collection.name}/${encodeURIComponent(node.id)}`;
 }
 
-/** Linkage as JSON text: null, one resource identifier, or an array of them. */
+/**
+ * Linkage as JSON text: null, one resource identifier, or an array of them. Ids that need no escape (integer
+ * keys always) are joined in one step: a document is sent as one flat string, and flattening one built of a
+ * few pieces per identifier cost a large page more than writing it.
+ */
 function linkageText(identifier: string, linkage: Linkage): string {
   if (linkage === null) return 'null';
   if (typeof linkage === 'string') return `${identifier}${jsonString(linkage)}}`;
+  if (linkage.length === 0) return '[]';
+  if (linkage.every(isPlainJsonText)) return `[${identifier}"${linkage.join(`"},${identifier}"`)}"}]`;
   let out = '[';
   for (let i = 0; i < linkage.length; i++) out += `${i === 0 ? '' : ','}${identifier}${jsonString(linkage[i]!)}}`;
   return `${out}]`;

@@ -53,6 +53,12 @@ const parse = (query: string, collection = person, shape: QueryShape = 'list'): 
 const field = (column: string, relations: string[] = []) => ({ relations, column });
 
 describe('parseJsonApiQuery', () => {
+  it('reads an empty query as a query of parameters it ignores (the empty one is answered without lookups)', () => {
+    for (const shape of ['list', 'single'] as const) {
+      expect(parse('', person, shape)).to.deep.equal(parse('x-ignored=1', person, shape));
+    }
+  });
+
   describe('accepts', () => {
     const CASES: { name: string; query: string; collection?: typeof person; expect: Partial<ReadQuery> }[] = [
       {

@@ -87,6 +87,17 @@ describe('Format A resource objects', () => {
       });
     });
 
+    it('writes to-many linkage ids as JSON.stringify would, plain or not, in their order', () => {
+      const odd = ['7', 'say "hi"', 'back\\slash', 'line\u2028break', '\ud800', '😀', ''];
+      for (const ids of [['10', '11', '12'], odd, ['1'], []]) {
+        const text = resourceText(node('person', '1', { id: 1 }, { articles: ids }), BASE, registry, ALL);
+        expect(JSON.parse(text).relationships.articles.data).to.deep.equal(
+          ids.map((id) => ({ type: 'article', id })),
+        );
+        expect(text).to.include(JSON.stringify(ids.map((id) => ({ type: 'article', id }))));
+      }
+    });
+
     it('shows a missing value as null and a relationship without loaded linkage by its links only', () => {
       const bob = node('person', '2', { id: 2, name: 'Bob' });
       expect(resourceObject(bob, BASE, registry, ALL)).to.deep.equal({
