@@ -91,9 +91,7 @@ describe('Format A resource objects', () => {
       const odd = ['7', 'say "hi"', 'back\\slash', 'line\u2028break', '\ud800', '😀', ''];
       for (const ids of [['10', '11', '12'], odd, ['1'], []]) {
         const text = resourceText(node('person', '1', { id: 1 }, { articles: ids }), BASE, registry, ALL);
-        expect(JSON.parse(text).relationships.articles.data).to.deep.equal(
-          ids.map((id) => ({ type: 'article', id })),
-        );
+        expect(JSON.parse(text).relationships.articles.data).to.deep.equal(ids.map((id) => ({ type: 'article', id })));
         expect(text).to.include(JSON.stringify(ids.map((id) => ({ type: 'article', id }))));
       }
     });
