@@ -17,7 +17,7 @@ export function isPlainJsonText(text: string): boolean {
 
 /** A string as JSON.stringify writes it. */
 export function jsonString(text: string): string {
-  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
+  return isPlainJsonText(text) ? `"${text}"` : JSON.stringify(text);
 }
 
 /** A string as it appears between the quotes of its JSON form, for text that is put together inside one. */

@@ -147,6 +147,10 @@ function parseInclude(
 function parsePaging(params: URLSearchParams, limits: QueryLimits): Paging {
   const number = positiveInteger(params, 'page[number]') ?? 1;
   const size = positiveInteger(params, 'page[size]', limits.maxPageSize) ?? limits.defaultPageSize;
+  return page(number, size);
+}
+
+function page(number: number, size: number): Paging {
   return { offset: (number - 1) * size, limit: size, number, size };
 }
 
@@ -158,11 +162,10 @@ function parseSingle(text: string | null): boolean {
 
 /** What an empty query string parses to: no filter, sort, group, fields or include; the first page. */
 function emptyQuery(shape: QueryShape, limits: QueryLimits): ReadQuery {
-  const size = limits.defaultPageSize;
   return {
     sort: [],
     group: [],
-    paging: shape === 'list' ? { offset: 0, limit: size, number: 1, size } : { offset: 0 },
+    paging: shape === 'list' ? page(1, limits.defaultPageSize) : { offset: 0 },
     fields: {},
     include: [],
     single: false,
