@@ -28,8 +28,8 @@ import { writeResponse } from './stages/write-response.js';
 /** What createApi answers: Koa middleware, for `app.use`, that passes paths outside the prefix on. */
 export type ApiMiddleware = ReturnType<Router<Koa.DefaultState, Koa.DefaultContext>['routes']> & {
   /**
-   * Settles once the start-up reads are over (the foreign keys a created row's linkage is answered from):
-   * await it before listening, so that no request and no statement count meets them. Never rejects.
+   * Settles once the start-up reads are over (the foreign keys a created row's linkage is answered from, and
+   * whether the server returns inserted rows): await it before listening, so that no request and no statement count meets them. Never rejects.
    */
   readonly ready: Promise<void>;
 };
@@ -137,5 +137,5 @@ export function createApi(options: ApiOptions): ApiMiddleware {
   const routed = router.routes();
   const rest = unrouted.routes();
   const middleware: typeof routed = (ctx, next) => routed(ctx, () => rest(ctx, next));
-  return Object.assign(middleware, { router, ready: executor.newRows.ready });
+  return Object.assign(middleware, { router, ready: executor.ready });
 }

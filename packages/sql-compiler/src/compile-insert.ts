@@ -32,9 +32,10 @@ const INSERT_SHAPES = 200;
 
 /**
  * INSERT of one row that answers the whole row in its read form (`returning`), so that a plain create is one
- * statement. Only for dialects with `returning`; the columns are unqualified, as RETURNING has no alias. The
- * row carries its linkage as a read by key does (rowLinkage): key lists correlated to the table's own name,
- * which RETURNING accepts on PostgreSQL and SQLite. They see the tables as they were before the INSERT, which
+ * statement. Only for dialects with `returning`, or servers that say they return rows (`returnsInsertedRows`,
+ * MariaDB); the columns are unqualified, as RETURNING has no alias. The row carries its linkage as a read by
+ * key does (rowLinkage): key lists correlated to the table's own name, which RETURNING accepts on PostgreSQL,
+ * MariaDB and SQLite. They see the tables as they were before the INSERT, which
  * for a row that did not exist is what it is related to (a foreign key cannot point at it yet).
  *
  * The statement depends only on which columns are written, on how each value is written (a bound value, or
@@ -50,7 +51,8 @@ export function compileInsertReturning(
   relations: Relations,
 ): RowsStatement<ResourceRow> {
   const { dialect } = ctx;
-  if (!dialect.returning) throw new Error(`${dialect.name} cannot return the inserted row`);
+  if (!dialect.returning && !dialect.returnsInsertedRows)
+    throw new Error(`${dialect.name} cannot return the inserted row`);
   // Sorted, so that the order in which a client lists attributes does not make another shape.
   const columns = Object.keys(values).sort();
   const expressions: string[] = [];
@@ -127,7 +129,7 @@ function buildInsertReturning(
           returning,
         ],
       )
-    : knex.raw('insert into ?? default values returning ?', [model.table, returning]);
+    : knex.raw(`insert into ?? ${dialect.emptyInsertValues ?? 'default values'} returning ?`, [model.table, returning]);
   return {
     sql: insert.toSQL().toNative().sql,
     decode: resourceRowDecoder(dialect, model, linkage),

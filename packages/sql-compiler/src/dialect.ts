@@ -174,6 +174,14 @@ export interface Dialect {
   /** True when INSERT … RETURNING gives back the new key. */
   readonly returning: boolean;
   /**
+   * For a dialect whose servers differ in it: whether this server answers INSERT … RETURNING with the rows it
+   * inserted (MariaDB 10.5 and later do; MySQL does not). Asked once, when the API starts; where it answers
+   * true a bare create is one statement (compileInsertReturning), as where `returning` is true.
+   */
+  returnsInsertedRows?(knex: Knex): Promise<boolean>;
+  /** How an INSERT that writes no column spells its values: `default values` unless given (MariaDB: `() values ()`). */
+  readonly emptyInsertValues?: string;
+  /**
    * True when a list read's count and a related collection's owner check ride in the page's own statement, as
    * a one-row head joined to the page (compileList); else they are a statement of their own, sent alongside.
    * PostgreSQL answers the joined form in less time than the two (a round trip saved); MariaDB and SQLite

@@ -92,7 +92,10 @@ export class SqlCompiler {
     return compileInsert(this.context(), model, values);
   }
 
-  /** INSERT … RETURNING the row in its read form: a bare create in one statement, where `dialect.returning`. */
+  /**
+   * INSERT … RETURNING the row in its read form: a bare create in one statement, where `dialect.returning`
+   * or where the server says it returns inserted rows (`dialect.returnsInsertedRows`).
+   */
   insertReturning(
     model: ModelSchema,
     values: Readonly<Record<string, unknown>>,

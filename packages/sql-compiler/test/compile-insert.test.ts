@@ -46,7 +46,10 @@ eachDialect(
 
     it('an insert returning the row in its read form and all its linkage, key lists in RETURNING (where the database returns rows)', async () => {
       const relations = { shown: [...collection('article').relationships.values()], included: new Set<string>() };
-      const statement = t().database.dialect.returning
+      const { dialect, knex } = t().database;
+      // MySQL compiles it too, and a MariaDB server runs it; the MariaDB servers of these tests are all 10.5+.
+      const returning = dialect.returning || (await dialect.returnsInsertedRows?.(knex)) === true;
+      const statement = returning
         ? t().compiler.insertReturning(model('article'), { title: 'New', author_id: 2 }, relations)
         : undefined;
       const row = await t().sql(statement, {
@@ -54,7 +57,10 @@ eachDialect(
           sql: 'insert into "article" ("author_id", "title") values ($1, $2) returning "id" as "id", "title" as "title", "author_id" as "author_id", "editor_name" as "editor_name", array_to_string(array((select "articlel0"."id" from "person" as "articlel0" where "articlel0"."name" = "article"."editor_name" order by "articlel0"."id" asc)), \',\') as "__colapi_link_editor", array_to_string(array((select "articlel0"."id" from "comment" as "articlel0" where "articlel0"."article_id" = "article"."id" order by "articlel0"."id" asc)), \',\') as "__colapi_link_comments", array_to_string(array((select "articlel0"."tag_id" from "article_tag" as "articlel0" where "articlel0"."article_id" = "article"."id" order by "articlel0"."tag_id" asc)), \',\') as "__colapi_link_tags"',
           bindings: [2, 'New'],
         },
-        mysql: undefined,
+        mysql: {
+          sql: "insert into `article` (`author_id`, `title`) values (?, ?) returning `id` as `id`, `title` as `title`, `author_id` as `author_id`, `editor_name` as `editor_name`, (select group_concat(`articlel0`.`id` order by `articlel0`.`id` separator ',') from `person` as `articlel0` where `articlel0`.`name` = `article`.`editor_name`) as `__colapi_link_editor`, (select group_concat(`articlel0`.`id` order by `articlel0`.`id` separator ',') from `comment` as `articlel0` where `articlel0`.`article_id` = `article`.`id`) as `__colapi_link_comments`, (select group_concat(`articlel0`.`tag_id` order by `articlel0`.`tag_id` separator ',') from `article_tag` as `articlel0` where `articlel0`.`article_id` = `article`.`id`) as `__colapi_link_tags`",
+          bindings: [2, 'New'],
+        },
         sqlite: {
           sql: "insert into `article` (`author_id`, `title`) values (?, ?) returning `id` as `id`, `title` as `title`, `author_id` as `author_id`, `editor_name` as `editor_name`, (select group_concat(`articlel0`.`id`, ',' order by `articlel0`.`id`) from `person` as `articlel0` where `articlel0`.`name` = `article`.`editor_name`) as `__colapi_link_editor`, (select group_concat(`articlel0`.`id`, ',' order by `articlel0`.`id`) from `comment` as `articlel0` where `articlel0`.`article_id` = `article`.`id`) as `__colapi_link_comments`, (select group_concat(`articlel0`.`tag_id`, ',' order by `articlel0`.`tag_id`) from `article_tag` as `articlel0` where `articlel0`.`article_id` = `article`.`id`) as `__colapi_link_tags`",
           bindings: [2, 'New'],

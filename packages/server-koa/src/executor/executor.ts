@@ -13,6 +13,7 @@ import {
 } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { isPoolTimeout } from '../database-errors.js';
+import { InsertedRows } from './inserted-rows.js';
 import { keyValue } from './keys.js';
 import { NewRowRelations, newRowRead, withEmptyLinkage } from './new-row-relations.js';
 import { ResourceGraph, type Read } from './resource-graph.js';
@@ -33,6 +34,9 @@ export class Executor {
   readonly graph: ResourceGraph;
   readonly writer: Writer;
   readonly newRows: NewRowRelations;
+  readonly insertedRows: InsertedRows;
+  /** Settles once the reads made at start are over (foreign keys, whether INSERT returns rows). Never rejects. */
+  readonly ready: Promise<void>;
 
   constructor(
     readonly compiler: SqlCompiler,
@@ -45,6 +49,8 @@ export class Executor {
     this.graph = new ResourceGraph(compiler, registry);
     this.writer = new Writer(compiler, registry);
     this.newRows = new NewRowRelations(compiler, registry, database.knex);
+    this.insertedRows = new InsertedRows(compiler.dialect, database.knex);
+    this.ready = Promise.all([this.newRows.ready, this.insertedRows.ready]).then(() => undefined);
   }
 
   /** The primary's pool. */
@@ -127,7 +133,8 @@ export class Executor {
   /**
    * A create of a bare resource (no relationships, no client id): its only write is one INSERT, atomic by
    * itself, so BEGIN and COMMIT would only add two round trips. Where the database returns inserted rows the
-   * INSERT answers the whole row; elsewhere (MySQL) the row is read back by its new key.
+   * INSERT answers the whole row; elsewhere (MySQL, or before MariaDB has said it does) the row is read back
+   * by its new key.
    */
   singleStatement(operation: Operation): operation is Op<'create'> {
     return (
@@ -148,7 +155,7 @@ export class Executor {
     const model = collection.model;
     const { fetched, empty } = newRowRead(relations, this.newRows.known(model) ?? (await this.newRows.of(model)));
     let read: Read;
-    if (this.compiler.dialect.returning) {
+    if (this.insertedRows.returned()) {
       const insert = this.compiler.insertReturning(model, op.write.values, fetched);
       read = { rows: [await this.exec(db, insert)], carried: insert.carried };
     } else {

@@ -59,6 +59,17 @@ function setStatementTimeout(conn: MysqlConnection, ms: number, done: (err: unkn
   });
 }
 
+/**
+ * Whether a server of this version answers INSERT … RETURNING: MariaDB since 10.5, MySQL never. A MariaDB
+ * server may present itself to old clients as `5.5.5-10.11.6-MariaDB`; the real version follows the prefix.
+ */
+export function returnsInsertedRows(version: string): boolean {
+  const mariadb = /^(?:5\.5\.5-)?(\d+)\.(\d+)\.\d+-MariaDB/i.exec(version);
+  if (!mariadb) return false;
+  const major = Number(mariadb[1]);
+  return major > 10 || (major === 10 && Number(mariadb[2]) >= 5);
+}
+
 /** Parses mysql://user:password@host:port/database into mysql2 options. */
 function connectionOptions(url: string) {
   const u = new URL(url);
@@ -80,6 +91,11 @@ export const mysql: Dialect = {
   name: 'mysql',
   schemes: ['mysql:', 'mariadb:'],
   returning: false,
+  async returnsInsertedRows(knex) {
+    const [rows] = (await knex.raw('select version() as version')) as [{ version: string }[]];
+    return returnsInsertedRows(String(rows[0]?.version ?? ''));
+  },
+  emptyInsertValues: '() values ()',
   foldsHead: false,
   knexConfig(url, options = {}) {
     const { statementTimeout } = options;
