@@ -1,6 +1,6 @@
 import { foreignKeyColumns, type CollectionSchema, type Registry } from '@colapi/schema';
 import type { Linkage, ReadQuery, ResourceNode } from '@colapi/query-ast';
-import { isPlainJsonText, jsonContent, jsonString, jsonValue } from './json-text.js';
+import { allPlainJsonText, jsonContent, jsonString, jsonValue } from './json-text.js';
 
 export interface ResourceIdentifier {
   readonly type: string;
@@ -137,7 +137,7 @@ function linkageText(identifier: string, linkage: Linkage): string {
   if (linkage === null) return 'null';
   if (typeof linkage === 'string') return `${identifier}${jsonString(linkage)}}`;
   if (linkage.length === 0) return '[]';
-  if (linkage.every(isPlainJsonText)) return `[${identifier}"${linkage.join(`"},${identifier}"`)}"}]`;
+  if (allPlainJsonText(linkage)) return `[${identifier}"${linkage.join(`"},${identifier}"`)}"}]`;
   let out = '[';
   for (let i = 0; i < linkage.length; i++) out += `${i === 0 ? '' : ','}${identifier}${jsonString(linkage[i]!)}}`;
   return `${out}]`;

@@ -31,6 +31,20 @@ describe('Format A decode: writes', () => {
       });
     });
 
+    it("counts a text in characters (code points), not UTF-16 units, against the column's length", () => {
+      for (const name of ['x'.repeat(10), '😀'.repeat(10), `${'😀'.repeat(9)}é`]) {
+        const op = create('person', { type: 'person', attributes: { name } });
+        expect(op.kind === 'create' && op.write.values.name).to.equal(name);
+      }
+      for (const name of ['x'.repeat(11), '😀'.repeat(11), `${'é'.repeat(10)}😀`]) {
+        expectError(() => create('person', { type: 'person', attributes: { name } }), {
+          status: 400,
+          detail: '"name" holds at most 10 characters',
+          source: { pointer: '/data/attributes/name' },
+        });
+      }
+    });
+
     it("takes CURRENT_DATE as the database's current date", () => {
       const op = create('person', { type: 'person', attributes: { name: 'Ann', born: 'CURRENT_DATE' } });
       expect(op.kind === 'create' && op.write.values).to.deep.equal({

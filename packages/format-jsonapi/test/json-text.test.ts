@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { jsonContent, jsonString, jsonValue } from '../src/json-text.js';
+import { allPlainJsonText, isPlainJsonText, jsonContent, jsonString, jsonValue } from '../src/json-text.js';
 
 describe('JSON text of values (json-text.ts)', () => {
   const STRINGS = [
@@ -25,6 +25,12 @@ describe('JSON text of values (json-text.ts)', () => {
     const VALUES = [0, -0, 1.5, -2, 1e21, 5e-7, Number.MAX_SAFE_INTEGER, true, false, null, 'x', [1, 'a', null]];
     const OBJECTS = [{ a: 1, b: [true, { c: '"' }] }, [], {}];
     for (const v of [...VALUES, ...OBJECTS]) expect(jsonValue(v), String(v)).to.equal(JSON.stringify(v));
+  });
+
+  it('tells a list plain exactly when every text of it is, a surrogate pair split over two texts included', () => {
+    const lists = [[], ['1', '22'], ['plain', 'text'], ...STRINGS.map((s) => ['ok', s]), ['a\ud83d', '\ude00b']];
+    for (const list of lists) expect(allPlainJsonText(list), list.join('|')).to.equal(list.every(isPlainJsonText));
+    expect(allPlainJsonText(['a\ud83d', '\ude00b'])).to.equal(false);
   });
 
   it('writes what JSON has no form for as null, as JSON.stringify does in an array', () => {

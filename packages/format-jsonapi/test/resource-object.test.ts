@@ -89,7 +89,9 @@ describe('Format A resource objects', () => {
 
     it('writes to-many linkage ids as JSON.stringify would, plain or not, in their order', () => {
       const odd = ['7', 'say "hi"', 'back\\slash', 'line\u2028break', '\ud800', '😀', ''];
-      for (const ids of [['10', '11', '12'], odd, ['1'], []]) {
+      // A surrogate pair split over two ids is two lone surrogates: each is escaped.
+      const split = ['a\ud83d', '\ude00b'];
+      for (const ids of [['10', '11', '12'], odd, split, ['1'], []]) {
         const text = resourceText(node('person', '1', { id: 1 }, { articles: ids }), BASE, registry, ALL);
         expect(JSON.parse(text).relationships.articles.data).to.deep.equal(ids.map((id) => ({ type: 'article', id })));
         expect(text).to.include(JSON.stringify(ids.map((id) => ({ type: 'article', id }))));

@@ -37,8 +37,10 @@ export function decodeWriteValues(
       continue;
     }
     const coerced = coerceValue(column, value, { source, path: name });
-    // Counted in code points, as the databases count characters.
-    if (column.maxLength !== undefined && typeof coerced === 'string' && [...coerced].length > column.maxLength) {
+    // Counted in code points, as the databases count characters; a text of no more UTF-16 units than that
+    // has no more code points either, and is not counted.
+    const max = column.maxLength;
+    if (max !== undefined && typeof coerced === 'string' && coerced.length > max && [...coerced].length > max) {
       throw ApiError.badRequest(`"${name}" holds at most ${column.maxLength} characters`, source);
     }
     out[name] = coerced;
