@@ -4,6 +4,7 @@ import bytes from 'bytes';
 import type Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { IncomingMessage } from 'node:http';
+import { withBody } from './request-head.js';
 
 /** Stage 3: parses a JSON body of the format's media types, only where the request has one. */
 export type BodyReader = (ctx: Koa.Context, head: HttpRequest) => Promise<HttpRequest>;
@@ -26,7 +27,7 @@ export function bodyReader(format: WireFormat, limit: number | string): BodyRead
     const length = plainLength(ctx.req, types, maxBytes);
     if (length === undefined) await parse(ctx, async () => {});
     else (ctx.request as { body?: unknown }).body = await readPlainJson(ctx.req, length);
-    return { ...head, body: (ctx.request as { body?: unknown }).body };
+    return withBody(head, (ctx.request as { body?: unknown }).body);
   };
 }
 
