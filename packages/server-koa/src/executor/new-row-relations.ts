@@ -56,10 +56,23 @@ export class NewRowRelations {
  * A new row's read split: the relationships its statement must still read, and those shown (not included,
  * whose rows are loaded anyway) that it provably has no linkage in.
  */
-export function newRowRead(
-  relations: Relations,
-  proven: ReadonlySet<string>,
-): { fetched: Relations; empty: readonly RelationshipSchema[] } {
+export function newRowRead(relations: Relations, proven: ReadonlySet<string>): NewRowRead {
+  // The same relations (ResourceGraph keeps the common ones) and proof give the same split: kept with them.
+  const kept = splits.get(relations);
+  if (kept?.proven === proven) return kept.split;
+  const split = splitNewRowRead(relations, proven);
+  splits.set(relations, { proven, split });
+  return split;
+}
+
+interface NewRowRead {
+  readonly fetched: Relations;
+  readonly empty: readonly RelationshipSchema[];
+}
+
+const splits = new WeakMap<Relations, { readonly proven: ReadonlySet<string>; readonly split: NewRowRead }>();
+
+function splitNewRowRead(relations: Relations, proven: ReadonlySet<string>): NewRowRead {
   if (proven.size === 0) return { fetched: relations, empty: [] };
   const empty = relations.shown.filter((r) => proven.has(r.name) && !relations.included.has(r.name));
   if (empty.length === 0) return { fetched: relations, empty };
@@ -73,5 +86,16 @@ export function withEmptyLinkage(read: Read, empty: readonly RelationshipSchema[
     for (const rel of empty) linkage.set(rel.name, rel.cardinality === 'many' ? [] : null);
     return { values: row.values, linkage };
   });
-  return { rows, carried: new Set([...read.carried, ...empty.map((r) => r.name)]) };
+  return { rows, carried: carriedWith(read.carried, empty) };
 }
+
+/** `carried` and the names of `empty`, as a set kept per pair: both are kept per statement shape and model. */
+function carriedWith(carried: ReadonlySet<string>, empty: readonly RelationshipSchema[]): ReadonlySet<string> {
+  let byEmpty = unions.get(carried);
+  if (!byEmpty) unions.set(carried, (byEmpty = new WeakMap()));
+  let union = byEmpty.get(empty);
+  if (!union) byEmpty.set(empty, (union = new Set([...carried, ...empty.map((r) => r.name)])));
+  return union;
+}
+
+const unions = new WeakMap<ReadonlySet<string>, WeakMap<readonly RelationshipSchema[], ReadonlySet<string>>>();

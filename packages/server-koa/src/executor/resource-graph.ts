@@ -20,6 +20,9 @@ interface MutableNode extends ResourceNode {
 
 type IncludeTree = Map<string, IncludeTree>;
 
+/** The tree of no include paths, shared: trees are only read once built. */
+const NO_INCLUDES: IncludeTree = new Map();
+
 /** What the graph reads of a request: fieldsets and include paths. */
 export type Shape = Pick<ReadQuery, 'fields' | 'include'>;
 
@@ -30,6 +33,7 @@ export interface Read {
 }
 
 function includeTree(paths: readonly (readonly string[])[]): IncludeTree {
+  if (paths.length === 0) return NO_INCLUDES;
   const root: IncludeTree = new Map();
   for (const path of paths) {
     let node = root;
@@ -64,6 +68,9 @@ function showsAsRead(read: Read, relations: Relations): boolean {
  * compiler's decision, read from `carried`.
  */
 export class ResourceGraph {
+  /** What a read that gives the collection no fieldset and includes nothing shows (all), once per collection. */
+  private readonly plain = new WeakMap<CollectionSchema, Relations>();
+
   constructor(
     readonly compiler: SqlCompiler,
     readonly registry: Registry,
@@ -71,7 +78,12 @@ export class ResourceGraph {
 
   /** The relationships a read of `collection` shows (its fieldset's, or all) and those it includes. */
   relations(collection: CollectionSchema, query: Shape): Relations {
-    return this.relationsOf(collection, query.fields, includeTree(query.include));
+    if (query.include.length > 0 || query.fields[collection.name])
+      return this.relationsOf(collection, query.fields, includeTree(query.include));
+    // Most reads and writes: the same answer every time, so the same object (callers never change one).
+    let relations = this.plain.get(collection);
+    if (!relations) this.plain.set(collection, (relations = this.relationsOf(collection, {}, NO_INCLUDES)));
+    return relations;
   }
 
   /**
