@@ -15,7 +15,7 @@ import {
 } from '@colapi/wire-format';
 import { includedText } from './compound-document.js';
 import { jsonContent, jsonString, jsonValue } from './json-text.js';
-import { pagingLinks } from './paging-links.js';
+import { pagingLinksText } from './paging-links.js';
 import { linkageData, resourceLink, resourceText } from './resource-object.js';
 
 export const JSONAPI_VERSION = { version: '1.0' } as const;
@@ -69,7 +69,7 @@ export function encodeResult(
       }
       let data = '';
       for (const node of result.resources) data += `${data ? ',' : ''}${resourceText(node, base, registry, query)}`;
-      const links = JSON.stringify(pagingLinks(url, result.paging, result.total, result.resources.length));
+      const links = pagingLinksText(url, result.paging, result.total, result.resources.length);
       const meta = result.total === undefined ? '{}' : `{"total":${jsonValue(result.total)}}`;
       return textDocument(200, type, `,"data":[${data}],"links":${links},"meta":${meta}${included(result.resources)}`);
     }

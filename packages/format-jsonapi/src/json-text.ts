@@ -4,12 +4,21 @@
  */
 
 /**
- * Whether JSON.stringify writes the text as it is, between quotes: it holds none of what JSON.stringify may
- * escape: the quote, the backslash, control characters, and surrogates (a lone one is escaped, a pair is
- * not: JSON.stringify tells them apart). A loop over the characters: a document's texts are mostly short
- * (ids, names, dates), and for those a regular expression cost more to call than to match.
+ * Text with none of what JSON.stringify may escape: the quote, the backslash, control characters, and
+ * surrogates (a lone one is escaped, a pair is not: JSON.stringify tells them apart).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what JSON escapes.
+const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** Below this length a loop over the characters costs less than calling the regular expression. */
+const SHORT = 24;
+
+/**
+ * Whether JSON.stringify writes the text as it is, between quotes. Most texts of a document are short (ids,
+ * names, dates), and for those a regular expression cost more to call than to match.
  */
 export function isPlainJsonText(text: string): boolean {
+  if (text.length > SHORT) return PLAIN.test(text);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;

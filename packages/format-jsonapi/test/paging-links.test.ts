@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { pagingLinks } from '../src/index.js';
+import { pagingLinksText } from '../src/paging-links.js';
 
 const PERSON = 'http://example.com/api/person';
 const page = (number: number, size: number) => ({ offset: (number - 1) * size, limit: size, number, size });
@@ -92,5 +93,18 @@ describe('Format A paging links', () => {
     expect(pagingLinks(new URL(PERSON), { offset: 0, limit: 20 }, 50, 20).last).to.equal(
       `${PERSON}?page[number]=3&page[size]=20`,
     );
+  });
+
+  it('writes the links as text exactly as JSON.stringify writes them, whatever the request URL held', () => {
+    const cases: [URL, Parameters<typeof pagingLinks>[1], number | undefined, number][] = [
+      [new URL(`${PERSON}?group=age&page[number]=2&page[size]=10`), page(2, 10), 35, 10],
+      [new URL(PERSON), page(1, 10), 0, 0],
+      [new URL(PERSON), { offset: 0, limit: 5 }, undefined, 5],
+      [new URL('http://example.com/api/a|b"c\\d?q="x"&r=\\&s=%&t=\u2028é😀&u[%22]=1'), page(2, 10), 40, 10],
+    ];
+    for (const [url, paging, total, returned] of cases)
+      expect(pagingLinksText(url, paging, total, returned)).to.equal(
+        JSON.stringify(pagingLinks(url, paging, total, returned)),
+      );
   });
 });
