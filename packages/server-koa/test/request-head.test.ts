@@ -41,7 +41,8 @@ describe('request head', () => {
       process.stdout.write(String(same));`;
     const run = spawnSync(
       process.execPath,
-      ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', script],
+      // The workspace's sources, as this test's own process reads them (packages may not be built yet).
+      ['--conditions=development', '--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', script],
       { encoding: 'utf8' },
     );
     expect(run.stderr).to.equal('');
