@@ -29,7 +29,8 @@ import { writeResponse } from './stages/write-response.js';
 export type ApiMiddleware = ReturnType<Router<Koa.DefaultState, Koa.DefaultContext>['routes']> & {
   /**
    * Settles once the start-up reads are over (the foreign keys a created row's linkage is answered from, and
-   * whether the server returns inserted rows): await it before listening, so that no request and no statement count meets them. Never rejects.
+   * whether the server returns inserted rows): await it before listening, so that no request and no
+   * statement count meets them. Never rejects.
    */
   readonly ready: Promise<void>;
 };

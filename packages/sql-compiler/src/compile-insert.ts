@@ -35,8 +35,8 @@ const INSERT_SHAPES = 200;
  * statement. Only for dialects with `returning`, or servers that say they return rows (`returnsInsertedRows`,
  * MariaDB); the columns are unqualified, as RETURNING has no alias. The row carries its linkage as a read by
  * key does (rowLinkage): key lists correlated to the table's own name, which RETURNING accepts on PostgreSQL,
- * MariaDB and SQLite. They see the tables as they were before the INSERT, which
- * for a row that did not exist is what it is related to (a foreign key cannot point at it yet).
+ * MariaDB and SQLite. They see the tables as they were before the INSERT, which for a row that did not exist
+ * is what it is related to (a foreign key cannot point at it yet).
  *
  * The statement depends only on which columns are written, on how each value is written (a bound value, or
  * an expression of the dialect's such as `make_interval(secs => ?)` or the clock) and on the relationships
