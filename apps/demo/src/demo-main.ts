@@ -1,0 +1,88 @@
+import { runPrimary } from '@colapi/server-koa';
+import { redactUrl } from '@colapi/sql-compiler';
+import cluster from 'node:cluster';
+import { pino } from 'pino';
+import { HELP, parseConfig, UsageError } from './config.js';
+import { DatabaseUnavailable, originOf, prepareDemo, startDemo, type Demo } from './demo-app.js';
+
+/** `pnpm demo`: starts the bookshop, tells where to open it, and stops gracefully on SIGTERM or Ctrl+C. */
+async function main(): Promise<void> {
+  const config = parseConfig(process.argv.slice(2), process.env);
+  if (config.help) {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  const logger = pino({ level: config.logLevel, base: undefined });
+  const banner = (origin: string) =>
+    process.stdout.write(
+      [
+        `colapi demo: a bookshop in ${config.format} on ${redactUrl(config.databaseUrl)}${config.replicaUrls.length ? ` (+${config.replicaUrls.length} read replicas)` : ''}${config.workers > 1 ? `, ${config.workers} workers` : ''}`,
+        `  Browse   ${origin}/`,
+        `  API      ${origin}/api/books`,
+        `  OpenAPI  ${origin}/api/openapi.json`,
+        'Press Ctrl+C to stop.',
+        '',
+      ].join('\n'),
+    );
+  if (config.workers > 1 && cluster.isPrimary) {
+    // The tables are created and seeded once, here; then the workers share the port.
+    await prepareDemo({ databaseUrl: config.databaseUrl, logger });
+    runPrimary({ workers: config.workers, onListening: ({ port }) => banner(originOf(config.host, port)) });
+    return;
+  }
+  const demo = await startDemo({
+    databaseUrl: config.databaseUrl,
+    replicaUrls: config.replicaUrls,
+    format: config.format,
+    port: config.port,
+    host: config.host,
+    logger,
+  });
+  if (cluster.isPrimary) banner(demo.origin);
+  stopOnSignals(demo, logger);
+}
+
+function stopOnSignals(demo: Demo, logger: pino.Logger): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second signal means "now": the user does not want to wait for slow requests.
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'stopping: finishing in-flight requests');
+    demo.close().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'failed to stop cleanly');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  // Expected failures get one line and no stack: they are about the environment, not the code.
+  if (error instanceof UsageError) {
+    process.stderr.write(`demo: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (error instanceof DatabaseUnavailable) {
+    process.stderr.write(`demo: ${error.message}\n`);
+    process.exit(1);
+  }
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    process.stderr.write(`demo: cannot listen: ${(error as Error).message}; choose another PORT\n`);
+    process.exit(1);
+  }
+  process.stderr.write(
+    `demo: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,1 @@
+export { checkNode, ENGINES_RANGE, nodeVerdict, SUPPORTED_NODE, type NodeVerdict } from './node-support.js';
