@@ -1,0 +1,28 @@
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The claim at `path`: a member of that exact name when there is one (so a namespaced claim such as
+ * `https://id.example/role` works), else the dotted path followed through nested objects
+ * (`app_metadata.role`). Undefined when absent.
+ */
+export function readClaim(claims: Readonly<Record<string, unknown>>, path: string): unknown {
+  if (Object.hasOwn(claims, path)) return claims[path];
+  let at: unknown = claims;
+  for (const segment of path.split('.')) {
+    if (!isObject(at) || !Object.hasOwn(at, segment)) return undefined;
+    at = at[segment];
+  }
+  return at;
+}
+
+/** Sets the claim at a dotted `path`, creating the nested objects on the way (`a.b` gives `{ a: { b } }`). */
+export function writeClaim(claims: Record<string, unknown>, path: string, value: unknown): void {
+  const segments = path.split('.');
+  const last = segments.pop()!;
+  let at = claims;
+  for (const segment of segments) {
+    const next = at[segment];
+    at = at[segment] = isObject(next) ? next : {};
+  }
+  at[last] = value;
+}
