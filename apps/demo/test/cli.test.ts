@@ -127,6 +127,33 @@ describe('pnpm demo (the command)', function () {
     expect(workers.filter(alive)).to.deep.equal([]);
   });
 
+  // Node 24's node::ObjectWrap removes a cleanup hook in its destructor, looking the environment up through
+  // the isolate's current context; better-sqlite3 12 finalised statements from GC through it and aborted
+  // the first start (seeding makes hundreds of statements garbage). This start runs on whatever Node the
+  // suite runs on, and .ci/run runs it on 24 and 22.
+  it('first start on a new SQLite file: seeds, serves many distinct statements, and the runtime never aborts', async () => {
+    const r = run([], { DATABASE_URL: `sqlite:${join(dir, 'first-start.sqlite')}`, PORT: '0' });
+    const [, origin] = await waitFor(r, /Browse\s+(http:\/\/127\.0\.0\.1:\d+)\//);
+    expect(r.stdout).to.match(/"rows":\d+,"msg":"seeded the sample bookshop"/);
+    // Distinct statement texts (the length of an `in` list, the number of terms), more than a connection
+    // caches (500), so that statements become garbage while it serves.
+    const filter = (k: number) => [
+      { name: 'id', op: 'in', val: Array.from({ length: 1 + (k % 50) }, (_, n) => n + 1) },
+      ...Array(1 + Math.floor(k / 50)).fill({ name: 'pages', op: '>=', val: 1 }),
+    ];
+    for (let i = 0; i < 600; i += 20) {
+      const batch = Array.from({ length: 20 }, (_, j) =>
+        fetch(`${origin}/api/books?filter[objects]=${encodeURIComponent(JSON.stringify(filter(i + j)))}`, {
+          headers: { accept: 'application/vnd.api+json' },
+        }).then((a) => a.status),
+      );
+      expect(await Promise.all(batch)).to.deep.equal(Array(20).fill(200));
+    }
+    r.child.kill('SIGTERM');
+    expect(await r.exited).to.equal(0);
+    expect(r.stderr).not.to.match(/Assertion failed|Native stack trace/);
+  });
+
   it('prints the URL to open, serves it, and stops on SIGTERM with exit code 0', async () => {
     const r = run([], { DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}`, PORT: '0' });
     const [, origin] = await waitFor(r, /Browse\s+(http:\/\/127\.0\.0\.1:\d+)\//);
