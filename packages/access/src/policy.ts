@@ -1,0 +1,113 @@
+import type { Filter } from '@colapi/query-ast';
+import type { CollectionSchema } from '@colapi/schema';
+import { claimScalar } from './claims.js';
+import type { SetSlot } from './compile-collection.js';
+import { allOf } from './false-filter.js';
+import type { Template } from './filter-template.js';
+import type { Identity } from './identity.js';
+import { resolveFilter } from './resolve-filter.js';
+import { type ActionScope, type CollectionScope, MISSING_CLAIM, type ReadScope, type SetValue } from './scope.js';
+
+/** An action of one role on one collection, its field sets computed. */
+export interface CompiledAction {
+  readonly where?: Template;
+  readonly check?: Template;
+  readonly set: ReadonlyMap<string, SetSlot>;
+  readonly writable: ReadonlySet<string>;
+}
+
+/** One role's rules on one collection, ready to meet identities. */
+export interface CompiledCollection {
+  readonly collection: CollectionSchema;
+  readonly read?: { readonly where?: Template; readonly visible: ReadonlySet<string> };
+  readonly create?: CompiledAction;
+  readonly update?: CompiledAction;
+  readonly delete?: CompiledAction;
+  readonly evaluate: boolean;
+}
+
+const NOTHING: ReadonlySet<string> = Object.freeze(new Set<string>());
+const NO_SET: ReadonlyMap<string, SetValue> = Object.freeze(new Map<string, SetValue>());
+const NO_IDENTITY: Identity = Object.freeze({ role: '', claims: Object.freeze({}), anonymous: true });
+
+/**
+ * The rules, checked: per role, per collection, the Templates and field sets. `scope()` resolves them for
+ * one identity without I/O; rules without claims or functions are resolved once, here.
+ */
+export class AccessPolicy {
+  /** The configured role names: an identity of any other role has no scope anywhere. */
+  readonly roles: ReadonlySet<string>;
+  readonly #rules: ReadonlyMap<string, ReadonlyMap<string, CompiledCollection>>;
+  /** Scopes that depend on no identity, computed once. */
+  readonly #fixed = new Map<CompiledCollection, CollectionScope>();
+
+  constructor(rules: ReadonlyMap<string, ReadonlyMap<string, CompiledCollection>>) {
+    this.#rules = rules;
+    this.roles = Object.freeze(new Set(rules.keys()));
+    for (const collections of rules.values()) {
+      for (const c of collections.values()) if (isFixed(c)) this.#fixed.set(c, resolveScope(c, NO_IDENTITY));
+    }
+  }
+
+  /**
+   * What `identity` may do with the collection `name`: undefined when its role has no rule for it (answer as
+   * for an unknown collection). Throws AccessRulesError when a `where` function returns a filter that does
+   * not fit the collection: the deployment's bug, a 500.
+   */
+  scope(identity: Identity, name: string): CollectionScope | undefined {
+    const compiled = this.#rules.get(identity.role)?.get(name);
+    if (!compiled) return undefined;
+    return this.#fixed.get(compiled) ?? resolveScope(compiled, identity);
+  }
+
+  /** The collections the identity's role has a rule for, in the registry's order (its OpenAPI document's). */
+  visibleCollections(identity: Identity): ReadonlySet<string> {
+    const collections = this.#rules.get(identity.role);
+    return collections ? new Set(collections.keys()) : NOTHING;
+  }
+}
+
+const isStatic = (t: Template | undefined) => t === undefined || t.kind === 'static';
+const isFixedAction = (a: CompiledAction | undefined) =>
+  a === undefined || (isStatic(a.where) && isStatic(a.check) && [...a.set.values()].every((s) => s.kind === 'literal'));
+
+function isFixed(c: CompiledCollection): boolean {
+  return isStatic(c.read?.where) && isFixedAction(c.create) && isFixedAction(c.update) && isFixedAction(c.delete);
+}
+
+const resolve = (t: Template | undefined, identity: Identity) => (t ? resolveFilter(t, identity) : undefined);
+
+function resolveScope(c: CompiledCollection, identity: Identity): CollectionScope {
+  const readWhere = resolve(c.read?.where, identity);
+  const read: ReadScope | undefined = c.read && Object.freeze({ where: readWhere, visible: c.read.visible });
+  const action = (a: CompiledAction | undefined, rows: Filter | undefined) => a && resolveAction(a, identity, rows);
+  return Object.freeze({
+    collection: c.collection,
+    read,
+    create: action(c.create, undefined),
+    update: action(c.update, readWhere),
+    delete: action(c.delete, readWhere),
+    evaluate: c.evaluate
+      ? Object.freeze({ where: readWhere, check: undefined, set: NO_SET, missing: [], writable: NOTHING })
+      : undefined,
+  });
+}
+
+/** `rows`: read's where, which every action on existing rows meets too. */
+function resolveAction(a: CompiledAction, identity: Identity, rows: Filter | undefined): ActionScope {
+  const set = new Map<string, SetValue>();
+  const missing: string[] = [];
+  for (const [name, slot] of a.set) {
+    const value =
+      slot.kind === 'literal' ? slot.value : (claimScalar(identity, slot.claim, slot.column) ?? MISSING_CLAIM);
+    if (value === MISSING_CLAIM) missing.push(name);
+    set.set(name, value);
+  }
+  return Object.freeze({
+    where: allOf(rows, resolve(a.where, identity)),
+    check: resolve(a.check, identity),
+    set: set.size === 0 ? NO_SET : set,
+    missing: Object.freeze(missing),
+    writable: a.writable,
+  });
+}
