@@ -13,8 +13,11 @@ export function authErrorOf(error: unknown): AuthError {
     return new AuthError('invalid_signature', 'the token signature does not verify');
   if (error instanceof errors.JWKSNoMatchingKey)
     return new AuthError('unknown_kid', 'no published key matches the token (kid, alg)');
-  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported)
+  if (error instanceof errors.JOSEAlgNotAllowed)
     return new AuthError('algorithm', 'the token algorithm is not accepted');
+  // An extension the token marks critical (`crit`) that is not understood, say.
+  if (error instanceof errors.JOSENotSupported)
+    return new AuthError('malformed', 'the token uses a JOSE feature this API does not support');
   if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid)
     return new AuthError('malformed', 'the token is not a well-formed signed JWT');
   // A published key jose cannot use for this algorithm (an RSA key under 2048 bits, say).
