@@ -15,14 +15,21 @@ export function readClaim(claims: Readonly<Record<string, unknown>>, path: strin
   return at;
 }
 
+/** Defines an own member, so that even `__proto__` is a plain claim and no prototype is touched. */
+export function setOwn(target: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Sets the claim at a dotted `path`, creating the nested objects on the way (`a.b` gives `{ a: { b } }`). */
 export function writeClaim(claims: Record<string, unknown>, path: string, value: unknown): void {
   const segments = path.split('.');
   const last = segments.pop()!;
   let at = claims;
   for (const segment of segments) {
-    const next = at[segment];
-    at = at[segment] = isObject(next) ? next : {};
+    const next = Object.hasOwn(at, segment) ? at[segment] : undefined;
+    const child = isObject(next) ? next : {};
+    setOwn(at, segment, child);
+    at = child;
   }
-  at[last] = value;
+  setOwn(at, last, value);
 }

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import type { AuthConfig, SecretVerifierConfig } from './auth-config.js';
-import { writeClaim } from './claim-path.js';
+import { setOwn, writeClaim } from './claim-path.js';
 
 /** What a development token says. */
 export interface DevelopmentTokenOptions {
@@ -47,7 +47,7 @@ export async function signDevelopmentToken(config: AuthConfig, options: Developm
   for (const [name, value] of Object.entries(options.claims ?? {})) {
     if (REGISTERED.includes(name) || name === roleRoot || name === config.roleClaim)
       throw new Error(`claims: ${name} is set by the token itself, not as a claim`);
-    payload[name] = value;
+    setOwn(payload, name, value);
   }
   writeClaim(payload, config.roleClaim, options.role);
 
