@@ -28,6 +28,7 @@ export interface CompiledCollection {
 
 const NOTHING: ReadonlySet<string> = Object.freeze(new Set<string>());
 const NO_SET: ReadonlyMap<string, SetValue> = Object.freeze(new Map<string, SetValue>());
+const NO_FIELDS: readonly string[] = Object.freeze([]);
 const NO_IDENTITY: Identity = Object.freeze({ role: '', claims: Object.freeze({}), anonymous: true });
 
 /**
@@ -40,11 +41,13 @@ export class AccessPolicy {
   readonly #rules: ReadonlyMap<string, ReadonlyMap<string, CompiledCollection>>;
   /** Scopes that depend on no identity, computed once. */
   readonly #fixed = new Map<CompiledCollection, CollectionScope>();
+  readonly #visible = new Map<string, ReadonlySet<string>>();
 
   constructor(rules: ReadonlyMap<string, ReadonlyMap<string, CompiledCollection>>) {
     this.#rules = rules;
     this.roles = Object.freeze(new Set(rules.keys()));
-    for (const collections of rules.values()) {
+    for (const [role, collections] of rules) {
+      this.#visible.set(role, Object.freeze(new Set(collections.keys())));
       for (const c of collections.values()) if (isFixed(c)) this.#fixed.set(c, resolveScope(c, NO_IDENTITY));
     }
   }
@@ -62,8 +65,7 @@ export class AccessPolicy {
 
   /** The collections the identity's role has a rule for, in the registry's order (its OpenAPI document's). */
   visibleCollections(identity: Identity): ReadonlySet<string> {
-    const collections = this.#rules.get(identity.role);
-    return collections ? new Set(collections.keys()) : NOTHING;
+    return this.#visible.get(identity.role) ?? NOTHING;
   }
 }
 
@@ -88,7 +90,7 @@ function resolveScope(c: CompiledCollection, identity: Identity): CollectionScop
     update: action(c.update, readWhere),
     delete: action(c.delete, readWhere),
     evaluate: c.evaluate
-      ? Object.freeze({ where: readWhere, check: undefined, set: NO_SET, missing: [], writable: NOTHING })
+      ? Object.freeze({ where: readWhere, check: undefined, set: NO_SET, missing: NO_FIELDS, writable: NOTHING })
       : undefined,
   });
 }
