@@ -1,4 +1,4 @@
-import { createApi, type ApiOptions } from '@colapi/server-koa';
+import { answerClientErrors, createApi, type ApiOptions } from '@colapi/server-koa';
 import { connect, disconnect, type ConnectOptions, type Database } from '@colapi/sql-compiler';
 import type { Registry } from '@colapi/schema';
 import type { WireFormat } from '@colapi/wire-format';
@@ -44,7 +44,7 @@ export async function startConformanceTarget(options: ConformanceOptions): Promi
   const api = createApi({ registry, database, format, ...options.api });
   app.use(api);
   await api.ready;
-  const server = app.listen(options.port ?? 0, '127.0.0.1');
+  const server = answerClientErrors(app.listen(options.port ?? 0, '127.0.0.1'));
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {

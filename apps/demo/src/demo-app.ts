@@ -1,6 +1,6 @@
 import { browsableApi, openApiRoute } from '@colapi/browser';
 import type { Registry } from '@colapi/schema';
-import { closeGracefully, createApi } from '@colapi/server-koa';
+import { answerClientErrors, closeGracefully, createApi } from '@colapi/server-koa';
 import { connect, disconnect, redactUrl, type Database } from '@colapi/sql-compiler';
 import Koa from 'koa';
 import { once } from 'node:events';
@@ -131,7 +131,7 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     });
     app.use(api);
     await api.ready;
-    server = app.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+    server = answerClientErrors(app.listen(options.port ?? 0, options.host ?? '127.0.0.1'));
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);
     const { port } = server.address() as AddressInfo;
     const listening = server;

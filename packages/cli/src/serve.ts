@@ -1,5 +1,5 @@
 import type { CatalogueConfig } from '@colapi/catalogue';
-import { closeGracefully } from '@colapi/server-koa';
+import { answerClientErrors, closeGracefully } from '@colapi/server-koa';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -52,7 +52,7 @@ export async function serveCatalogue(options: ServeOptions): Promise<CatalogueSe
     retiring.add(done);
   };
   // Each request takes the generation current when it arrives; a reload swaps it for the requests after.
-  const server = createServer((req, res) => current.handle(req, res));
+  const server = answerClientErrors(createServer((req, res) => current.handle(req, res)));
   server.listen(port, host);
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);

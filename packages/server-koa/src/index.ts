@@ -3,6 +3,7 @@ export { runPrimary, workersOption, type ClusterOptions } from './cluster.js';
 export type { ApiOptions, ResponseHook } from './api-options.js';
 export { Executor } from './executor/executor.js';
 export { wrapJsonp } from './jsonp.js';
+export { answerClientErrors } from './answer-client-errors.js';
 export { closeGracefully } from './close-gracefully.js';
 export type { CollectionHooks, HookContext, HookTable, OperationHooks } from './hooks.js';
 export { ApiError } from '@colapi/query-ast';
