@@ -6,6 +6,7 @@ import { compiledFragment, compiledText } from './compiled-fragment.js';
 import type { Dialect, Executed } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
 import { statementOf, type Statement } from './statement.js';
+import { tableSource } from './table-source.js';
 
 /** SQL of each whitelisted function; nothing else can reach the statement. */
 const SQL: Readonly<Record<string, string>> = { avg: 'avg', sum: 'sum', count: 'count', min: 'min', max: 'max' };
@@ -47,7 +48,7 @@ function aggregateQuery(
   filter?: Filter,
 ): Knex.QueryBuilder {
   const t = ctx.aliases.next();
-  const qb = ctx.knex.from({ [t]: model.table }).select(selectList(ctx, model, t, functions));
+  const qb = tableSource(ctx, model, t).select(selectList(ctx, model, t, functions));
   if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
   return qb;
 }
@@ -56,7 +57,7 @@ function aggregateQuery(
  * An evaluation: the whitelisted functions over the rows the filter matches, answered as JSON values. An
  * aggregate is one row by nature: no `limit ?`, so an unfiltered one binds nothing at all, and its text,
  * which depends only on the model and the function list, is compiled once per shape (within the same bound
- * as the select lists).
+ * as the select lists). Under row scopes it runs over the rows the caller may read, and is built each time.
  */
 export function compileAggregate(
   ctx: CompileContext,
@@ -65,7 +66,7 @@ export function compileAggregate(
   filter?: Filter,
 ): Statement<unknown[]> {
   const decode = ({ rows }: Executed) => decodeAggregates(ctx.dialect, model, functions, rows[0] ?? {});
-  if (filter) return statementOf(aggregateQuery(ctx, model, functions, filter), decode);
+  if (filter || ctx.scopes) return statementOf(aggregateQuery(ctx, model, functions, filter), decode);
   const key = `aggregate statement ${functions.map((f) => `${f.name}(${f.column})`).join(' ')}`;
   const sql = compiledText(
     ctx.dialect,

@@ -8,6 +8,7 @@ import {
   targetModel,
   type CompileContext,
 } from './field-expression.js';
+import { tableSource } from './table-source.js';
 
 const COMPARISON: Record<string, string> = { eq: '=', ne: '<>', gt: '>', lt: '<', ge: '>=', le: '<=' };
 
@@ -72,7 +73,7 @@ export function compileFilter(ctx: CompileContext, model: ModelSchema, alias: st
       const target = targetModel(ctx, rel);
       const join = rel.join;
       const inner = ctx.aliases.next();
-      const qb = knex.from({ [inner]: target.table });
+      const qb = tableSource(ctx, target, inner);
       let meets = `${inner}.${join.targetColumn}`;
       if (join.kind === 'through') {
         const j = ctx.aliases.next();

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { applySelection, type Selection } from './selection.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';
+import { restrictRows } from './table-source.js';
 
 /** A relationship whose foreign key is on the target (`has`); throws for any other. */
 function hasJoin(rel: RelationshipSchema) {
@@ -10,7 +11,10 @@ function hasJoin(rel: RelationshipSchema) {
   return rel.join;
 }
 
-/** Points the targets with these keys at the owner whose join value is `own`: `update target set fk = own`. */
+/**
+ * Points the targets with these keys at the owner whose join value is `own`: `update target set fk = own`;
+ * under row scopes only targets within the target's update scope (the rows this writes).
+ */
 export function compileSetForeignKeys(
   ctx: CompileContext,
   rel: RelationshipSchema,
@@ -19,16 +23,16 @@ export function compileSetForeignKeys(
 ): Statement<number> {
   const target = targetModel(ctx, rel);
   const fk = hasJoin(rel).targetColumn;
-  return statementOf(
-    ctx
-      .knex(target.table)
-      .whereIn(target.key, keys as Knex.Value[])
-      .update({ [fk]: own }),
-    affectedOf,
-  );
+  const qb = ctx.knex(target.table).whereIn(target.key, keys as Knex.Value[]);
+  restrictRows(ctx, qb, target, target.table, 'update');
+  return statementOf(qb.update({ [fk]: own }), affectedOf);
 }
 
-/** Unsets the foreign key of the owner's targets that `keys` selects (by target key): `update target set fk = null`. */
+/**
+ * Unsets the foreign key of the owner's targets that `keys` selects (by target key): `update target set fk =
+ * null`; under row scopes only targets within the target's update scope: the others do not exist for the
+ * caller, and stay as they are (a replace replaces what the caller sees).
+ */
 export function compileClearForeignKeys(
   ctx: CompileContext,
   rel: RelationshipSchema,
@@ -39,10 +43,16 @@ export function compileClearForeignKeys(
   const fk = hasJoin(rel).targetColumn;
   const qb = ctx.knex(target.table).where(fk, own as Knex.Value);
   applySelection(qb, target.key, keys);
+  restrictRows(ctx, qb, target, target.table, 'update');
   return statementOf(qb.update({ [fk]: null }), affectedOf);
 }
 
-/** Whether any target still refers to the owner whose join value is `own` (a delete is then refused). */
+/**
+ * Whether any target still refers to the owner whose join value is `own` (a delete is then refused).
+ * Deliberately not restricted by row scopes: it guards the integrity of rows the caller may not see (a
+ * hidden row referring to the owner must keep the owner alive, as the database's foreign key would), and
+ * tells the caller no more than that foreign key's refusal would.
+ */
 export function compileReferencing(ctx: CompileContext, rel: RelationshipSchema, own: unknown): Statement<boolean> {
   const target = targetModel(ctx, rel);
   const qb = ctx

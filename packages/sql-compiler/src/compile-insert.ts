@@ -42,7 +42,8 @@ const INSERT_SHAPES = 200;
  * an expression of the dialect's such as `make_interval(secs => ?)` or the clock) and on the relationships
  * the read shows: its text (in the driver's placeholders), row decoder and linkage are built once per such
  * shape and model, and each create only gathers its values. Building and compiling the insert with knex had
- * been a tenth of a create's CPU.
+ * been a tenth of a create's CPU. Under row scopes the linkage reads the targets within their scopes, and the
+ * statement is built each time: never kept, never taken from what an unscoped create kept.
  */
 export function compileInsertReturning(
   ctx: CompileContext,
@@ -77,11 +78,11 @@ export function compileInsertReturning(
   let shape = '';
   for (let i = 0; i < columns.length; i++) shape += `${i ? ',' : ''}${columns[i]}=${expressions[i]}`;
   shape += ` ${relationsKey(relations)}`;
-  const statements = shapesOf(kept, dialect, model);
-  let statement = statements.get(shape);
+  const statements = ctx.scopes ? undefined : shapesOf(kept, dialect, model);
+  let statement = statements?.get(shape);
   if (!statement) {
     statement = buildInsertReturning(ctx, model, columns, expressions, bindings, relations);
-    if (statements.size < INSERT_SHAPES) statements.set(shape, statement);
+    if (statements && statements.size < INSERT_SHAPES) statements.set(shape, statement);
   }
   const { sql, decode, carried } = statement;
   return { sql, bindings, method: 'insert', decode: ({ rows }) => decode(rows[0]!), carried };

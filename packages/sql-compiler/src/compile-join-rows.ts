@@ -1,8 +1,9 @@
 import type { RelationshipSchema } from '@colapi/schema';
 import type { Knex } from 'knex';
-import type { CompileContext } from './field-expression.js';
+import { targetModel, type CompileContext } from './field-expression.js';
 import { applySelection, type Selection } from './selection.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';
+import { readableValues } from './table-source.js';
 
 /** The join table of a many-to-many relationship; throws for any other. */
 function through(rel: RelationshipSchema) {
@@ -29,7 +30,11 @@ export function compileInsertJoinRows(
   return statementOf(insert, affectedOf);
 }
 
-/** Deletes the owner's join rows that `values` selects (by the target's join value). */
+/**
+ * Deletes the owner's join rows that `values` selects (by the target's join value). Under row scopes `only`
+ * and `except` select among the join rows to targets the caller may read (the others do not exist for it:
+ * a replace keeps them); `'all'` is every join row of the owner, hidden targets' too, as when the owner goes.
+ */
 export function compileDeleteJoinRows(
   ctx: CompileContext,
   rel: RelationshipSchema,
@@ -39,10 +44,11 @@ export function compileDeleteJoinRows(
   const t = through(rel);
   const qb = ctx.knex(t.table).where(t.ownColumn, own as Knex.Value);
   applySelection(qb, t.targetColumn, values);
+  if (values !== 'all') readableTargets(ctx, rel, qb);
   return statementOf(qb.del(), affectedOf);
 }
 
-/** Which of these target join values the owner is joined to already, as text. */
+/** Which of these target join values the owner is joined to already (to targets the caller may read), as text. */
 export function compileJoinedValues(
   ctx: CompileContext,
   rel: RelationshipSchema,
@@ -55,5 +61,13 @@ export function compileJoinedValues(
     .where(t.ownColumn, own as Knex.Value)
     .whereIn(t.targetColumn, values as Knex.Value[])
     .select(t.targetColumn);
+  readableTargets(ctx, rel, qb);
   return statementOf(qb, ({ rows }) => new Set(rows.map((r) => String(r[t.targetColumn]))));
+}
+
+/** Under row scopes on the target: keeps the join rows of `qb` to targets the caller may read. */
+function readableTargets(ctx: CompileContext, rel: RelationshipSchema, qb: Knex.QueryBuilder): void {
+  const t = through(rel);
+  const readable = readableValues(ctx, targetModel(ctx, rel), rel.join.targetColumn);
+  if (readable) qb.whereIn(`${t.table}.${t.targetColumn}`, readable);
 }

@@ -2,8 +2,12 @@ import type { RelationshipSchema } from '@colapi/schema';
 import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { statementOf, type Statement } from './statement.js';
+import { restrictRows } from './table-source.js';
 
-/** The join values of the targets of a relationship with these keys, by key as text (when the relationship does not join on the target's key). */
+/**
+ * The join values of the targets of a relationship with these keys, by key as text (when the relationship
+ * does not join on the target's key). Under row scopes a target the caller cannot read is missing.
+ */
 export function compileJoinValues(
   ctx: CompileContext,
   rel: RelationshipSchema,
@@ -15,5 +19,6 @@ export function compileJoinValues(
     .knex(target.table)
     .whereIn(target.key, keys as Knex.Value[])
     .select(target.key, column);
+  restrictRows(ctx, qb, target, target.table);
   return statementOf(qb, ({ rows }) => new Map(rows.map((r) => [String(r[target.key]), r[column]])));
 }

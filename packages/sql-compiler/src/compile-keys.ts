@@ -3,20 +3,27 @@ import type { Filter } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
 import type { CompileContext } from './field-expression.js';
+import type { RowAction } from './row-scopes.js';
 import { statementOf, type Statement } from './statement.js';
+import { restrictRows, tableSource } from './table-source.js';
 
-/** Keys of the rows a filter matches (every row without one), in key order. */
-export function compileKeys(ctx: CompileContext, model: ModelSchema, filter?: Filter): Statement<unknown[]> {
+/**
+ * Keys of the rows a filter matches (every row without one), in key order: of the rows the caller may
+ * `action` under row scopes (a bulk update asks for `update`'s, a bulk delete for `delete`'s).
+ */
+export function compileKeys(
+  ctx: CompileContext,
+  model: ModelSchema,
+  filter?: Filter,
+  action: RowAction = 'read',
+): Statement<unknown[]> {
   const t = ctx.aliases.next();
-  const qb = ctx.knex
-    .from({ [t]: model.table })
-    .select(`${t}.${model.key}`)
-    .orderBy(`${t}.${model.key}`);
+  const qb = tableSource(ctx, model, t, action).select(`${t}.${model.key}`).orderBy(`${t}.${model.key}`);
   if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
   return statementOf(qb, ({ rows }) => rows.map((r) => r[model.key]));
 }
 
-/** Which of these keys name a row of the model, as text. */
+/** Which of these keys name a row of the model (one the caller may read, under row scopes), as text. */
 export function compileExistingKeys(
   ctx: CompileContext,
   model: ModelSchema,
@@ -26,5 +33,6 @@ export function compileExistingKeys(
     .knex(model.table)
     .whereIn(model.key, keys as Knex.Value[])
     .select(model.key);
+  restrictRows(ctx, qb, model, model.table);
   return statementOf(qb, ({ rows }) => new Set(rows.map((r) => String(r[model.key]))));
 }

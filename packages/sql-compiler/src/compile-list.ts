@@ -10,6 +10,7 @@ import { rowLinkage, type Relations } from './row-linkage.js';
 import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { selectColumns } from './select-columns.js';
 import { mapStatement, statementOf, type Statement } from './statement.js';
+import { isScoped, tableSource } from './table-source.js';
 
 /** A read of a collection: its rows, what it shows of their relationships, where it starts, how it counts. */
 export interface ListRequest {
@@ -98,14 +99,15 @@ function shapeOf(request: ListRequest): string {
  * stand-ins for its page numbers and its owner's key, whose places among the bindings are noted, and then
  * bound again with each request's own. knex builds and compiles a statement for about as much CPU as the
  * rest of a small request; a filter's values may be rewritten on their way to a binding (a like pattern),
- * so reads with one are compiled each time.
+ * so reads with one are compiled each time, and so are reads under row scopes, whose filters are the
+ * same kind of thing (and whose plan must never be one kept from an unscoped read, nor serve one).
  */
 export function compileList(ctx: CompileContext, request: ListRequest): ListPlan {
   const { query, scope } = request;
   const numericOwner = scope === undefined || typeof scope.ownerKey === 'number';
   // An estimated total takes statements of its own.
   const estimated = !query.single && (request.total ?? request.collection.total) === 'estimated';
-  if (query.filter || !numericOwner || estimated) return buildList(ctx, request);
+  if (ctx.scopes || query.filter || !numericOwner || estimated) return buildList(ctx, request);
   const shapes = shapesOf(kept, ctx.dialect, request.collection);
   const shape = shapeOf(request);
   let entry = shapes.get(shape);
@@ -168,11 +170,11 @@ function buildList(ctx: CompileContext, request: ListRequest): ListPlan {
   const model = collection.model;
   const linkage = rowLinkage(ctx, request.relations, true);
   const t0 = ctx.aliases.next();
-  const page = knex.from({ [t0]: model.table });
+  const page = tableSource(ctx, model, t0);
   let counted: Knex.QueryBuilder;
   if (query.group.length > 0) {
     const g = ctx.aliases.next();
-    const groups = knex.from({ [g]: model.table }).select(knex.raw('min(??) as ??', [`${g}.${model.key}`, 'k']));
+    const groups = tableSource(ctx, model, g).select(knex.raw('min(??) as ??', [`${g}.${model.key}`, 'k']));
     restrict(ctx, groups, model, g, query.filter, scope);
     const exprs = query.group.map((f) => comparableExpression(ctx, model, g, f));
     groups.groupByRaw(exprs.map(() => '?').join(', '), exprs);
@@ -181,7 +183,7 @@ function buildList(ctx: CompileContext, request: ListRequest): ListPlan {
   } else {
     restrict(ctx, page, model, t0, query.filter, scope);
     const c = ctx.aliases.next();
-    counted = knex.from({ [c]: model.table });
+    counted = tableSource(ctx, model, c);
     restrict(ctx, counted, model, c, query.filter, scope);
   }
   order(ctx, page, model, t0, query);
@@ -192,9 +194,10 @@ function buildList(ctx: CompileContext, request: ListRequest): ListPlan {
   }
 
   const total = query.single ? 'none' : (request.total ?? collection.total);
-  // An estimate is of the whole table: only for a read that restricts nothing.
+  // An estimate is of the whole table: only for a read that restricts nothing (row scopes included: a
+  // scoped read counts exactly).
   const estimate =
-    total === 'estimated' && !query.filter && !scope && query.group.length === 0
+    total === 'estimated' && !query.filter && !scope && query.group.length === 0 && !isScoped(ctx, model)
       ? compileEstimate(ctx, model)
       : undefined;
   const counts = total !== 'none' && !estimate;

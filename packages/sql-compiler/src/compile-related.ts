@@ -7,6 +7,7 @@ import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { NO_RELATIONS, rowLinkage, type Relations } from './row-linkage.js';
 import { selectColumns } from './select-columns.js';
 import { statementOf, type RowsStatement } from './statement.js';
+import { isScoped, tableSource } from './table-source.js';
 
 /** One target of a relationship, for the owner whose join value is `owner`. */
 export interface RelatedRow {
@@ -32,7 +33,11 @@ const SHAPES_PER_RELATIONSHIP = 200;
  * relationships `relations` shows as rowLinkage decides.
  *
  * Its text depends only on the number of owners and the relationships shown, and its bindings are the owner
- * values: the statement built for the first request of a shape is kept and bound again, as compileRow does.
+ * values: the statement built for the first request of a shape is kept and bound again, as compileRow does
+ * (outside row scopes only: a scoped one is built each time).
+ *
+ * Under row scopes only targets the caller may read are answered: the target table is read within its scope,
+ * also for linkage alone through a join table (which otherwise tells the keys by itself).
  */
 export function compileRelated(
   ctx: CompileContext,
@@ -40,6 +45,7 @@ export function compileRelated(
   ownerValues: readonly unknown[],
   relations?: Relations,
 ): RowsStatement<RelatedRow[]> {
+  if (ctx.scopes) return buildRelated(ctx, rel, ownerValues, relations);
   const statements = shapesOf(kept, ctx.dialect, rel);
   const shape = `${ownerValues.length} ${relations ? `${relations.shown.map((r) => r.name).join(',')} ${[...relations.included].join(',')}` : ''}`;
   const statement = statements.get(shape);
@@ -67,19 +73,21 @@ function buildRelated(
   let qb: Knex.QueryBuilder;
   let ownerRef: string;
   let keyRef = `${t}.${target.key}`;
-  if (join.kind === 'through' && !relations && join.targetColumn === target.key) {
+  if (join.kind === 'through' && !relations && join.targetColumn === target.key && !isScoped(ctx, target)) {
     // Linkage only: the join table holds the keys (linkedKeys says why the target table is not read).
     qb = knex.from({ [t]: join.through.table });
     ownerRef = `${t}.${join.through.ownColumn}`;
     keyRef = `${t}.${join.through.targetColumn}`;
   } else if (join.kind === 'through') {
     const j = ctx.aliases.next();
-    qb = knex
-      .from({ [t]: target.table })
-      .join({ [j]: join.through.table }, `${j}.${join.through.targetColumn}`, `${t}.${join.targetColumn}`);
+    qb = tableSource(ctx, target, t).join(
+      { [j]: join.through.table },
+      `${j}.${join.through.targetColumn}`,
+      `${t}.${join.targetColumn}`,
+    );
     ownerRef = `${j}.${join.through.ownColumn}`;
   } else {
-    qb = knex.from({ [t]: target.table });
+    qb = tableSource(ctx, target, t);
     ownerRef = `${t}.${join.targetColumn}`;
   }
   const columns = relations

@@ -8,6 +8,7 @@ import { NO_RELATIONS, rowLinkage, type Relations } from './row-linkage.js';
 import { selectColumns } from './select-columns.js';
 import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { statementOf, type RowsStatement } from './statement.js';
+import { tableSource } from './table-source.js';
 
 /** Statements of reads by key, kept per dialect and model and reused with another key: see compileRow. */
 const kept: ShapeCaches<RowsStatement<ResourceRow | undefined>> = new WeakMap();
@@ -21,7 +22,8 @@ const SHAPES_PER_MODEL = 100;
  *
  * A read by key outside a scope is the commonest request there is, and its text depends only on which
  * relationships it shows: the statement built for the first key of a shape is kept and bound again with the
- * next key, so knex builds and compiles it once. It is kept only when its one binding is the key itself.
+ * next key, so knex builds and compiles it once. It is kept only when its one binding is the key itself, and
+ * only outside row scopes: a scoped read is built each time, and never served a statement kept unscoped.
  */
 export function compileRow(
   ctx: CompileContext,
@@ -30,7 +32,7 @@ export function compileRow(
   relations: Relations = NO_RELATIONS,
   scope?: Scope,
 ): RowsStatement<ResourceRow | undefined> {
-  if (scope) return buildRow(ctx, model, key, relations, scope);
+  if (scope || ctx.scopes) return buildRow(ctx, model, key, relations, scope);
   const statements = shapesOf(kept, ctx.dialect, model);
   const shape = `${typeof key} ${relations.shown.map((r) => r.name).join(',')} ${[...relations.included].join(',')}`;
   const statement = statements.get(shape);
@@ -50,8 +52,7 @@ function buildRow(
 ): RowsStatement<ResourceRow | undefined> {
   const linkage = rowLinkage(ctx, relations, true);
   const t = ctx.aliases.next();
-  const qb = ctx.knex
-    .from({ [t]: model.table })
+  const qb = tableSource(ctx, model, t)
     .select(selectColumns(ctx, model, t), ...linkage.columns(t))
     .where(`${t}.${model.key}`, keyBinding(ctx, model, key));
   // The key is unique: no `limit`, which would only add a value to bind.

@@ -3,6 +3,7 @@ import type { KeyValue, RelatedScope } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import type { CompileContext } from './field-expression.js';
 import { keyBinding } from './key-binding.js';
+import { isScoped, restrictRows, tableSource } from './table-source.js';
 
 /** The rows related to one owner row, `/person/1/articles`: the route's scope, with the owner's id read as a key. */
 export interface Scope {
@@ -23,13 +24,16 @@ function ownerOf(scope: Scope): Owner {
   return { model, key: scope.ownerKey, relationship };
 }
 
-/** Restricts the rows of `alias` to those related to the scope's owner. */
+/**
+ * Restricts the rows of `alias` to those related to the scope's owner. Under row scopes the owner must be
+ * one the caller may read: its table is then always read, within its scope.
+ */
 export function applyScope(ctx: CompileContext, qb: Knex.QueryBuilder, alias: string, scope: Scope): void {
   const { knex } = ctx;
   const { model, key, relationship } = ownerOf(scope);
   const join = relationship.join;
   // Joined on the owner's key (the usual case): the key itself is the join value, no subquery on the owner.
-  if (join.ownColumn === model.key) {
+  if (join.ownColumn === model.key && !isScoped(ctx, model)) {
     if (join.kind !== 'through') {
       qb.where(`${alias}.${join.targetColumn}`, keyBinding(ctx, model, key));
       return;
@@ -47,21 +51,21 @@ export function applyScope(ctx: CompileContext, qb: Knex.QueryBuilder, alias: st
     const sub = knex
       .from({ [j]: join.through.table })
       .join({ [o]: model.table }, `${o}.${join.ownColumn}`, `${j}.${join.through.ownColumn}`)
-      .where(`${o}.${model.key}`, key)
+      .where(`${o}.${model.key}`, keyBinding(ctx, model, key))
       .select(`${j}.${join.through.targetColumn}`);
+    restrictRows(ctx, sub, model, o);
     qb.whereIn(`${alias}.${join.targetColumn}`, sub);
   } else {
-    const owner = knex.from({ [o]: model.table }).where(`${o}.${model.key}`, keyBinding(ctx, model, key));
+    const owner = tableSource(ctx, model, o).where(`${o}.${model.key}`, keyBinding(ctx, model, key));
     qb.whereIn(`${alias}.${join.targetColumn}`, owner.select(`${o}.${join.ownColumn}`));
   }
 }
 
-/** `select 1` from the scope's owner row: one row when it exists, none otherwise. */
+/** `select 1` from the scope's owner row: one row when it exists (for the caller), none otherwise. */
 export function ownerQuery(ctx: CompileContext, scope: Scope): Knex.QueryBuilder {
   const { model, key } = ownerOf(scope);
   const o = ctx.aliases.next();
-  return ctx.knex
-    .from({ [o]: model.table })
+  return tableSource(ctx, model, o)
     .select(ctx.knex.raw('1 as ??', ['found']))
     .where(`${o}.${model.key}`, keyBinding(ctx, model, key));
 }

@@ -2,6 +2,7 @@ import type { ModelSchema, RelationshipSchema } from '@colapi/schema';
 import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';
+import { readableValues, restrictRows } from './table-source.js';
 
 /** The resource whose relationship changes: its model, its key, and its own join value for the relationship. */
 export interface LinkOwner {
@@ -20,6 +21,10 @@ export interface LinkTarget {
  * Takes one target out of one owner's relationship, only if it is in it now: one conditional statement,
  * whose count of changed rows (0 or 1) says whether the target was related. The join values must not be
  * null (nothing is related through a null).
+ *
+ * Under row scopes a target the caller cannot read is related to nothing (the count is 0), and the row the
+ * statement updates must lie within its model's update scope: the owner's for a belongs-to (its foreign key
+ * changes), the target's for a `has`. A join table's row has no scope of its own.
  */
 export function compileUnlink(
   ctx: CompileContext,
@@ -30,22 +35,28 @@ export function compileUnlink(
   const { knex } = ctx;
   const join = rel.join;
   let qb: Knex.QueryBuilder;
+  const model = targetModel(ctx, rel);
   if (join.kind === 'belongs-to') {
     qb = knex(owner.model.table)
       .where(owner.model.key, owner.key as Knex.Value)
-      .where(join.ownColumn, target.value as Knex.Value)
-      .update({ [join.ownColumn]: null });
+      .where(join.ownColumn, target.value as Knex.Value);
+    restrictRows(ctx, qb, owner.model, owner.model.table, 'update');
+    const readable = readableValues(ctx, model, join.targetColumn);
+    if (readable) qb.whereIn(`${owner.model.table}.${join.ownColumn}`, readable);
+    qb.update({ [join.ownColumn]: null });
   } else if (join.kind === 'has') {
-    const model = targetModel(ctx, rel);
     qb = knex(model.table)
       .where(model.key, target.key as Knex.Value)
-      .where(join.targetColumn, owner.own as Knex.Value)
-      .update({ [join.targetColumn]: null });
+      .where(join.targetColumn, owner.own as Knex.Value);
+    restrictRows(ctx, qb, model, model.table, 'update');
+    qb.update({ [join.targetColumn]: null });
   } else {
     qb = knex(join.through.table)
       .where(join.through.ownColumn, owner.own as Knex.Value)
-      .where(join.through.targetColumn, target.value as Knex.Value)
-      .del();
+      .where(join.through.targetColumn, target.value as Knex.Value);
+    const readable = readableValues(ctx, model, join.targetColumn);
+    if (readable) qb.whereIn(`${join.through.table}.${join.through.targetColumn}`, readable);
+    qb.del();
   }
   return statementOf(qb, affectedOf);
 }

@@ -3,19 +3,20 @@ import type { Knex } from 'knex';
 import type { CompileContext } from './field-expression.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';
 import { storedValues } from './stored-values.js';
+import { restrictRows } from './table-source.js';
 
-/** UPDATE of the rows with these keys, setting the same values on each; answers how many it changed. */
+/**
+ * UPDATE of the rows with these keys, setting the same values on each; answers how many it changed. Under
+ * row scopes only rows within the update scope change (and are counted). Whether a row it changed still lies
+ * within that scope afterwards is what `compileOutside` tells, before the transaction commits.
+ */
 export function compileUpdate(
   ctx: CompileContext,
   model: ModelSchema,
   keys: readonly unknown[],
   values: Readonly<Record<string, unknown>>,
 ): Statement<number> {
-  return statementOf(
-    ctx
-      .knex(model.table)
-      .whereIn(model.key, keys as Knex.Value[])
-      .update(storedValues(ctx, model, values)),
-    affectedOf,
-  );
+  const qb = ctx.knex(model.table).whereIn(model.key, keys as Knex.Value[]);
+  restrictRows(ctx, qb, model, model.table, 'update');
+  return statementOf(qb.update(storedValues(ctx, model, values)), affectedOf);
 }

@@ -3,12 +3,16 @@ import type { FieldRef } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import type { Aliases } from './aliases.js';
 import type { Dialect } from './dialect.js';
+import type { RowScopes } from './row-scopes.js';
+import { tableSource } from './table-source.js';
 
 export interface CompileContext {
   readonly knex: Knex;
   readonly dialect: Dialect;
   readonly registry: Registry;
   readonly aliases: Aliases;
+  /** The caller's row scopes (SqlCompiler.scoped): every table source is restricted to them; none, every row. */
+  readonly scopes?: RowScopes;
 }
 
 /** The target model of a relationship. */
@@ -19,19 +23,18 @@ export function targetModel(ctx: CompileContext, rel: RelationshipSchema): Model
 }
 
 /**
- * A query over the target of `rel` correlated to the owner row `ownerAlias`: the rows related to it.
- * Returns the builder and the alias of the target table in it.
+ * A query over the target of `rel` correlated to the owner row `ownerAlias`: the rows related to it (within
+ * the target's scope). Returns the builder and the alias of the target table in it.
  */
 export function correlatedTarget(
   ctx: CompileContext,
   rel: RelationshipSchema,
   ownerAlias: string,
 ): { qb: Knex.QueryBuilder; alias: string } {
-  const { knex } = ctx;
   const target = targetModel(ctx, rel);
   const alias = ctx.aliases.next();
   const join = rel.join;
-  const qb = knex.from({ [alias]: target.table });
+  const qb = tableSource(ctx, target, alias);
   if (join.kind === 'through') {
     const j = ctx.aliases.next();
     qb.join({ [j]: join.through.table }, `${j}.${join.through.targetColumn}`, `${alias}.${join.targetColumn}`);

@@ -31,5 +31,6 @@ export { runList } from './run-list.js';
 export { StatementError, driverError, errorKind } from './statement-error.js';
 export { compileFilter } from './compile-filter.js';
 export type { CompileContext } from './field-expression.js';
+export type { RowAction, RowScopes } from './row-scopes.js';
 export { likeToGlob } from './like-pattern.js';
 export type { Row } from './row-decoder.js';

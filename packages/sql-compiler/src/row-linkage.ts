@@ -6,6 +6,7 @@ import { compiledFragment } from './compiled-fragment.js';
 import { correlatedTarget, targetModel, type CompileContext } from './field-expression.js';
 import type { KeyListType } from './dialect.js';
 import type { Row } from './row-decoder.js';
+import { isScoped } from './table-source.js';
 
 /**
  * The relationships of a model a read shows the linkage of, in the order documents list them, and those
@@ -48,7 +49,9 @@ function linkColumn(relationship: string): string {
 /**
  * The one rule for which linkage comes with the rows of a statement. A relationship shown and not
  * included comes:
- * - for nothing when it is a belongs-to to the target's key: the row's foreign key is the linkage;
+ * - for nothing when it is a belongs-to to the target's key: the row's foreign key is the linkage (unless
+ *   row scopes restrict the target: a key of a row the caller cannot read must not show, so the linkage is
+ *   then read from the target's table, as for any other relationship);
  * - as one more column holding the related keys (Dialect.keyList) when the statement computes its select
  *   list for just the rows it answers (`inline`: a read by key, related rows, a first page in key order)
  *   and the dialect aggregates the target's key type (integer or text, whose text form is the id);
@@ -64,7 +67,8 @@ export function rowLinkage(ctx: CompileContext, relations: Relations, inline: bo
   for (const rel of relations.shown) {
     if (relations.included.has(rel.name)) continue;
     const target = targetModel(ctx, rel);
-    if (rel.join.kind === 'belongs-to' && rel.join.targetColumn === target.key) read.push({ rel });
+    if (rel.join.kind === 'belongs-to' && rel.join.targetColumn === target.key && !isScoped(ctx, target))
+      read.push({ rel });
     else if (inline && ctx.dialect.keyList && keyListType(ctx, rel)) {
       keyLists.push(rel);
       const keys = keyListType(ctx, rel) === 'integer' ? integerKeys : ctx.dialect.decodeKeyList!.bind(ctx.dialect);
@@ -113,7 +117,8 @@ export function integerKeys(raw: unknown): string[] {
  * Through a join table whose column holds the target's key, the join table alone tells them, as a
  * belongs-to's foreign key does: reading the target table too would only confirm what the foreign key
  * constraint already guarantees, and would cost a probe of that table per key (under heavy churn of the
- * target table, most of a related collection's time).
+ * target table, most of a related collection's time). Not under row scopes on the target, whose rows the
+ * join table cannot tell apart: the target table is read then, within its scope.
  */
 export function linkedKeys(
   ctx: CompileContext,
@@ -122,7 +127,7 @@ export function linkedKeys(
 ): { qb: Knex.QueryBuilder; key: string } {
   const target = targetModel(ctx, rel);
   const join = rel.join;
-  if (join.kind === 'through' && join.targetColumn === target.key) {
+  if (join.kind === 'through' && join.targetColumn === target.key && !isScoped(ctx, target)) {
     const j = ctx.aliases.next();
     const qb = ctx.knex
       .from({ [j]: join.through.table })
@@ -133,13 +138,18 @@ export function linkedKeys(
   return { qb, key: `${alias}.${target.key}` };
 }
 
-/** The key-list column of one relationship for rows of `alias`, compiled once per dialect, target and alias. */
+/**
+ * The key-list column of one relationship for rows of `alias`, compiled once per dialect, target and alias;
+ * under row scopes built each time (its text then holds the target's scope, never kept or taken from the cache).
+ */
 function keyListColumn(ctx: CompileContext, rel: RelationshipSchema, alias: string): Knex.Raw {
   const { knex, dialect } = ctx;
   const target = targetModel(ctx, rel);
-  return compiledFragment(knex, dialect, rel, `link ${alias} ${target.table}.${target.key}`, () => {
+  const build = () => {
     // Aliases of their own (t0l0, …): the same text fits any query in which `alias` names the owner rows.
     const { qb: from, key } = linkedKeys({ ...ctx, aliases: new Aliases(`${alias}l`) }, rel, alias);
     return knex.raw('? as ??', [dialect.keyList!(knex, from, key, keyListType(ctx, rel)!), linkColumn(rel.name)]);
-  });
+  };
+  if (ctx.scopes) return build();
+  return compiledFragment(knex, dialect, rel, `link ${alias} ${target.table}.${target.key}`, build);
 }

@@ -11,6 +11,7 @@ import { compileDeleteJoinRows, compileInsertJoinRows, compileJoinedValues } fro
 import { compileJoinValues } from './compile-join-values.js';
 import { compileExistingKeys, compileKeys } from './compile-keys.js';
 import { compileList, type ListPlan, type ListRequest } from './compile-list.js';
+import { compileOutside } from './compile-outside.js';
 import { compileOwner } from './compile-owner.js';
 import { compileRelated, type RelatedRow } from './compile-related.js';
 import { compileRow } from './compile-row.js';
@@ -21,6 +22,7 @@ import type { Dialect } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
 import type { ResourceRow } from './resource-row.js';
 import type { Relations } from './row-linkage.js';
+import type { RowAction, RowScopes } from './row-scopes.js';
 import type { Selection } from './selection.js';
 import type { RowsStatement, Statement } from './statement.js';
 
@@ -29,6 +31,9 @@ import type { RowsStatement, Statement } from './statement.js';
  * text in the driver's placeholders, its values, and how to decode its answer. Compiling does no I/O:
  * `knex` serves only as knex's query builder for the dialect's SQL; `runStatement` runs what this makes,
  * on a pool, a replica's pool or a transaction.
+ *
+ * A compiler with row scopes (`scoped`) restricts every table source of every statement to the caller's rows:
+ * see RowScopes and table-source.ts.
  */
 export class SqlCompiler {
   constructor(
@@ -36,11 +41,24 @@ export class SqlCompiler {
     readonly knex: Knex,
     readonly dialect: Dialect,
     readonly registry: Registry,
+    /** The caller's row scopes, compiled into every table source; none, every row (see `scoped`). */
+    readonly scopes?: RowScopes,
   ) {}
+
+  /**
+   * The same compiler for one caller: every statement it compiles reads, counts, links, updates and deletes
+   * only the rows `scopes` lets that caller reach. Cheap (one object sharing knex, dialect and registry),
+   * made per request. Its statements are never kept in, nor taken from, the shape caches of unscoped ones.
+   */
+  scoped(scopes: RowScopes): SqlCompiler {
+    return new SqlCompiler(this.knex, this.dialect, this.registry, scopes);
+  }
 
   /** A fresh compile context: table aliases start again at t0. */
   private context(): CompileContext {
-    return { knex: this.knex, dialect: this.dialect, registry: this.registry, aliases: new Aliases() };
+    const { knex, dialect, registry, scopes } = this;
+    const aliases = new Aliases();
+    return scopes ? { knex, dialect, registry, aliases, scopes } : { knex, dialect, registry, aliases };
   }
 
   /** A list read: its page, its total, its scope's owner; see ListPlan. */
@@ -72,9 +90,20 @@ export class SqlCompiler {
     return compileAggregate(this.context(), model, functions, filter);
   }
 
-  /** Keys of the rows a filter matches (all rows without one). */
-  keys(model: ModelSchema, filter?: Filter): Statement<unknown[]> {
-    return compileKeys(this.context(), model, filter);
+  /**
+   * Keys of the rows a filter matches (all rows without one): under row scopes, of the rows the caller may
+   * `action` (default read; a bulk update or delete asks for its own).
+   */
+  keys(model: ModelSchema, filter?: Filter, action: RowAction = 'read'): Statement<unknown[]> {
+    return compileKeys(this.context(), model, filter, action);
+  }
+
+  /**
+   * Which of these keys name no row meeting `filter` (a rule's `check`, or the update scope a row must not
+   * leave): run in the write's transaction before COMMIT. Compiled without row scopes, the filter included.
+   */
+  outside(model: ModelSchema, keys: readonly unknown[], filter: Filter): Statement<unknown[]> {
+    return compileOutside(this.context(), model, keys, filter);
   }
 
   /** Which of these keys name a row. */
