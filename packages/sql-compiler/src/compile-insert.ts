@@ -78,14 +78,23 @@ export function compileInsertReturning(
   let shape = '';
   for (let i = 0; i < columns.length; i++) shape += `${i ? ',' : ''}${columns[i]}=${expressions[i]}`;
   shape += ` ${relationsKey(relations)}`;
-  const statements = ctx.scopes ? undefined : shapesOf(kept, dialect, model);
-  let statement = statements?.get(shape);
-  if (!statement) {
-    statement = buildInsertReturning(ctx, model, columns, expressions, bindings, relations);
-    if (statements && statements.size < INSERT_SHAPES) statements.set(shape, statement);
+  if (ctx.scopes) {
+    // The linkage's scopes bind values of their own, after the row's: this statement's bindings are all its own.
+    const built = buildInsertReturning(ctx, model, columns, expressions, bindings, relations);
+    return { ...returningStatement(built), bindings: built.bindings };
   }
-  const { sql, decode, carried } = statement;
-  return { sql, bindings, method: 'insert', decode: ({ rows }) => decode(rows[0]!), carried };
+  const statements = shapesOf(kept, dialect, model);
+  let statement = statements.get(shape);
+  if (!statement) {
+    const { bindings: _, ...built } = buildInsertReturning(ctx, model, columns, expressions, bindings, relations);
+    statement = built;
+    if (statements.size < INSERT_SHAPES) statements.set(shape, statement);
+  }
+  return { ...returningStatement(statement), bindings };
+}
+
+function returningStatement({ sql, decode, carried }: KeptInsert): Omit<RowsStatement<ResourceRow>, 'bindings'> {
+  return { sql, method: 'insert', decode: ({ rows }) => decode(rows[0]!), carried };
 }
 
 /** What a create of one shape reuses: its text, in the driver's placeholders, and how its row is read. */
@@ -113,7 +122,7 @@ function buildInsertReturning(
   expressions: readonly string[],
   bindings: readonly unknown[],
   relations: Relations,
-): KeptInsert {
+): KeptInsert & { readonly bindings: readonly unknown[] } {
   const { knex, dialect } = ctx;
   const linkage = rowLinkage(ctx, relations, true);
   const selected = [selectColumns(ctx, model, ''), ...linkage.columns(model.table)];
@@ -131,8 +140,10 @@ function buildInsertReturning(
         ],
       )
     : knex.raw(`insert into ?? ${dialect.emptyInsertValues ?? 'default values'} returning ?`, [model.table, returning]);
+  const compiled = insert.toSQL().toNative();
   return {
-    sql: insert.toSQL().toNative().sql,
+    sql: compiled.sql,
+    bindings: compiled.bindings,
     decode: resourceRowDecoder(dialect, model, linkage),
     carried: linkage.carried,
   };
