@@ -1,5 +1,5 @@
 export { compileRules, EVERY_COLLECTION } from './compile-rules.js';
-export { AccessPolicy } from './policy.js';
+export { AccessPolicy, type RoleFields } from './policy.js';
 export {
   MISSING_CLAIM,
   type ActionScope,

@@ -16,6 +16,13 @@ export interface CompiledAction {
   readonly writable: ReadonlySet<string>;
 }
 
+/** What a role may know of a collection's fields, whatever its claims (AccessPolicy.fieldsOf). */
+export interface RoleFields {
+  readonly visible: ReadonlySet<string> | undefined;
+  readonly create: ReadonlySet<string> | undefined;
+  readonly update: ReadonlySet<string> | undefined;
+}
+
 /** One role's rules on one collection, ready to meet identities. */
 export interface CompiledCollection {
   readonly collection: CollectionSchema;
@@ -61,6 +68,21 @@ export class AccessPolicy {
     const compiled = this.#rules.get(identity.role)?.get(name);
     if (!compiled) return undefined;
     return this.#fixed.get(compiled) ?? resolveScope(compiled, identity);
+  }
+
+  /**
+   * The fields a role may know of in the collection `name`, claims aside: what `read` shows (undefined
+   * without read) and what `create` and `update` may write (undefined without the action). Undefined when
+   * the role has no rule for the collection. For building a role's view of the API once.
+   */
+  fieldsOf(role: string, name: string): RoleFields | undefined {
+    const compiled = this.#rules.get(role)?.get(name);
+    if (!compiled) return undefined;
+    return {
+      visible: compiled.read?.visible,
+      create: compiled.create?.writable,
+      update: compiled.update?.writable,
+    };
   }
 
   /** The collections the identity's role has a rule for, in the registry's order (its OpenAPI document's). */

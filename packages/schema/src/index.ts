@@ -17,3 +17,4 @@ export {
   type TotalMode,
 } from './collection.js';
 export { Registry, type CollectionRegistration } from './registry.js';
+export { narrowRegistry, registrationOf, type FieldsShown } from './narrow-registry.js';

@@ -2,6 +2,7 @@ import type { Registry } from '@colapi/schema';
 import type { QueryLimits } from '@colapi/query-ast';
 import type { HttpRequest, HttpResponse, WireFormat } from '@colapi/wire-format';
 import type { Database } from '@colapi/sql-compiler';
+import type { AccessOptions } from './access/access-options.js';
 import type { HookTable } from './hooks.js';
 
 /** Runs on every response just before it is sent (CORS headers and the like); may return a changed one. */
@@ -44,4 +45,9 @@ export interface ApiOptions {
    * message may hold SQL text, driver messages or paths. Off by default; never on in production.
    */
   readonly debug?: boolean;
+  /**
+   * Identity (JWT bearer tokens) and per-role rules, enforced on every path in one place: see AccessOptions.
+   * Without it every client has the database role's full access.
+   */
+  readonly access?: AccessOptions;
 }

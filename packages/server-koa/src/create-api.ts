@@ -11,6 +11,9 @@ import {
 } from '@colapi/wire-format';
 import Router, { type RouterContext } from '@koa/router';
 import type Koa from 'koa';
+import { AccessControl } from './access/access-control.js';
+import { authorize } from './access/authorize.js';
+import type { RoleView } from './access/role-view.js';
 import type { ApiOptions } from './api-options.js';
 import { Executor } from './executor/executor.js';
 import { retryBudget } from './executor/retry-budget.js';
@@ -62,28 +65,46 @@ export function createApi(options: ApiOptions): ApiMiddleware {
         ? `network address operators need PostgreSQL's inet type; this server runs on ${database.dialect.name}`
         : undefined,
   };
+  const access = options.access ? new AccessControl(options.access, registry) : undefined;
+  // Each role's decode contexts, made once: the parsers then know only the fields and collections it sees.
+  const roleContexts = new Map<RoleView, { read: DecodeContext; write: DecodeContext }>();
+  const contextsOf = (view: RoleView) => {
+    let c = roleContexts.get(view);
+    if (!c) {
+      c = { read: { ...decodeContext, registry: view.read }, write: { ...decodeContext, registry: view.write } };
+      roleContexts.set(view, c);
+    }
+    return c;
+  };
   const readBody = bodyReader(format, options.bodyLimit ?? '1mb');
   const failure = errorFunnel(options);
 
   /** The stages from the request head to the encoded answer; any of them may throw what the client hears. */
   async function answer(ctx: Koa.Context, head: HttpRequest, timer: StageTimer | undefined): Promise<HttpResponse> {
     format.negotiate(head);
-    const target = resolveCollection(registry, format, head.route, ctx.path);
+    // Under access rules, who asks comes first: everything after sees only what the caller's role sees,
+    // and every statement is compiled with the caller's row scopes (sql-compiler's RowScopes).
+    const caller = access && (await access.identify(head));
+    const view = caller && access.view(caller);
+    const contexts = view && contextsOf(view);
+    const target = resolveCollection(view ? view.read : registry, format, head.route, ctx.path);
     if (ctx.method === 'OPTIONS')
       return { status: 204, headers: { allow: [...target.methods, 'HEAD', 'OPTIONS'].join(', ') } };
     checkMethod(target, ctx.method);
     const request = await readBody(ctx, head);
-    const decoded = format.decode(request, target.collection, decodeContext);
+    const decoded = format.decode(request, target.collection, contexts ? contexts.read : decodeContext);
+    if (caller) authorize(caller, decoded);
     timer?.lap('parse');
-    const { operation, result } = await executor.inTransactionOf(
+    const run = caller ? executor.view(executor.compiler.scoped(caller), view!.read) : executor;
+    const { operation, result } = await run.inTransactionOf(
       decoded,
-      (db) => runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => executor.run(op, db)),
+      (db) => runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => run.run(op, db)),
       // Hooks run inside the write's transaction, so a hooked write always has one.
       hooksFor(options.hooks, decoded).length > 0,
       readsFromPrimary(request),
     );
     timer?.lap('query');
-    const response = format.encode(request, operation, result, decodeContext);
+    const response = format.encode(request, operation, result, contexts ? contexts.read : decodeContext);
     timer?.lap('encode');
     return response;
   }

@@ -1,6 +1,7 @@
 export { createApi, type ApiMiddleware } from './create-api.js';
 export { runPrimary, workersOption, type ClusterOptions } from './cluster.js';
 export type { ApiOptions, ResponseHook } from './api-options.js';
+export type { AccessOptions } from './access/access-options.js';
 export { Executor } from './executor/executor.js';
 export { wrapJsonp } from './jsonp.js';
 export { answerClientErrors } from './answer-client-errors.js';

@@ -45,12 +45,22 @@ export class Executor {
     readonly database: Database,
     /** Milliseconds a write may go on retrying deadlocks and serialization failures (`inTransaction`). */
     readonly retryBudget = DEFAULT_RETRY_BUDGET,
+    /** Another executor whose start-up reads this one shares (`view`). */
+    shared?: Executor,
   ) {
     this.graph = new ResourceGraph(compiler, registry);
     this.writer = new Writer(compiler, registry);
-    this.newRows = new NewRowRelations(compiler, registry, database.knex);
-    this.insertedRows = new InsertedRows(compiler.dialect, database.knex);
-    this.ready = Promise.all([this.newRows.ready, this.insertedRows.ready]).then(() => undefined);
+    this.newRows = shared?.newRows ?? new NewRowRelations(compiler, registry, database.knex);
+    this.insertedRows = shared?.insertedRows ?? new InsertedRows(compiler.dialect, database.knex);
+    this.ready = shared?.ready ?? Promise.all([this.newRows.ready, this.insertedRows.ready]).then(() => undefined);
+  }
+
+  /**
+   * The same executor for one caller: its statements from `compiler` (a scoped one), its collections from
+   * `registry` (the caller's view of them); what was read at start is shared, not read again.
+   */
+  view(compiler: SqlCompiler, registry: Registry): Executor {
+    return new Executor(compiler, registry, this.database, this.retryBudget, this);
   }
 
   /** The primary's pool. */

@@ -1,0 +1,49 @@
+import { compileRules, type AccessPolicy } from '@colapi/access';
+import { AuthError, createAuthenticator, validateAuthConfig, type Authenticator } from '@colapi/auth';
+import { ApiError } from '@colapi/query-ast';
+import type { Registry } from '@colapi/schema';
+import type { HttpRequest } from '@colapi/wire-format';
+import type { AccessOptions } from './access-options.js';
+import { Caller } from './caller.js';
+import { roleView, type RoleView } from './role-view.js';
+
+const TITLES: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden' };
+
+/**
+ * Identity and rules for one API, checked when it is created: who a request's caller is, and what its
+ * role sees. Each role's view is built here, once, so that a rule the registry cannot narrow to fails the
+ * start rather than a request.
+ */
+export class AccessControl {
+  readonly policy: AccessPolicy;
+  readonly authenticator: Authenticator;
+  readonly #views = new Map<string, RoleView>();
+
+  constructor(
+    options: AccessOptions,
+    readonly registry: Registry,
+  ) {
+    const auth = validateAuthConfig(options.auth, 'access.auth');
+    this.policy = compileRules({ roles: options.roles }, registry, 'access');
+    this.authenticator = createAuthenticator(auth, { ...options.authenticator, knownRoles: this.policy.roles });
+    for (const role of this.policy.roles) this.#views.set(role, roleView(this.policy, registry, role));
+  }
+
+  /** The caller of a request, from its `Authorization` header only; 401 or 403 as @colapi/auth decides. */
+  async identify(request: HttpRequest): Promise<Caller> {
+    try {
+      const identity = await this.authenticator.authenticate(request.headers.authorization);
+      return new Caller(identity, this.policy, this.registry);
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      throw new ApiError(error.status, TITLES[error.status]!, error.detail, undefined, {
+        'www-authenticate': error.wwwAuthenticate,
+      });
+    }
+  }
+
+  /** What the caller's role sees. */
+  view(caller: Caller): RoleView {
+    return this.#views.get(caller.identity.role)!;
+  }
+}
