@@ -7,7 +7,7 @@ export {
   type ReadScope,
   type SetValue,
 } from './scope.js';
-export { FALSE, isFalse } from './false-filter.js';
+export { allOf, FALSE, isFalse } from './false-filter.js';
 export { AccessRulesError } from './rules-error.js';
 export type { Identity } from './identity.js';
 export type {

@@ -1,4 +1,4 @@
-import { ApiError, DEFAULT_LIMITS } from '@colapi/query-ast';
+import { ApiError, DEFAULT_LIMITS, type Operation } from '@colapi/query-ast';
 import { SqlCompiler } from '@colapi/sql-compiler';
 import {
   readableResponse,
@@ -13,6 +13,7 @@ import Router, { type RouterContext } from '@koa/router';
 import type Koa from 'koa';
 import { AccessControl } from './access/access-control.js';
 import { authorize } from './access/authorize.js';
+import { writeRulesOf } from './access/write-rules-of.js';
 import type { RoleView } from './access/role-view.js';
 import type { ApiOptions } from './api-options.js';
 import { Executor } from './executor/executor.js';
@@ -27,6 +28,9 @@ import { bodyReader } from './stages/read-body.js';
 import { requestHead, standInHead, type LinkBase } from './stages/request-head.js';
 import { checkMethod, resolveCollection } from './stages/resolve-collection.js';
 import { writeResponse } from './stages/write-response.js';
+
+/** Methods whose body is a write: decoded in the caller's write view, where its write-only fields exist. */
+const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT']);
 
 /** What createApi answers: Koa middleware, for `app.use`, that passes paths outside the prefix on. */
 export type ApiMiddleware = ReturnType<Router<Koa.DefaultState, Koa.DefaultContext>['routes']> & {
@@ -92,15 +96,24 @@ export function createApi(options: ApiOptions): ApiMiddleware {
       return { status: 204, headers: { allow: [...target.methods, 'HEAD', 'OPTIONS'].join(', ') } };
     checkMethod(target, ctx.method);
     const request = await readBody(ctx, head);
-    const decoded = format.decode(request, target.collection, contexts ? contexts.read : decodeContext);
-    if (caller) authorize(caller, decoded);
+    let decoded: Operation;
+    if (caller) {
+      // A body may carry the role's write-only fields; the operation then answers with what it may read.
+      const body = WITH_BODY.has(ctx.method) ? contexts!.write : contexts!.read;
+      decoded = format.decode(request, body.registry.collection(target.collection.name)!, body);
+      decoded = { ...decoded, collection: view!.read.collection(decoded.collection.name)! } as Operation;
+      authorize(caller, decoded);
+    } else {
+      decoded = format.decode(request, target.collection, decodeContext);
+    }
     timer?.lap('parse');
-    const run = caller ? executor.view(executor.compiler.scoped(caller), view!.read) : executor;
+    const run = caller ? executor.view(executor.compiler.scoped(caller), view!.read, writeRulesOf(caller)) : executor;
     const { operation, result } = await run.inTransactionOf(
       decoded,
       (db) => runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => run.run(op, db)),
-      // Hooks run inside the write's transaction, so a hooked write always has one.
-      hooksFor(options.hooks, decoded).length > 0,
+      // Hooks run inside the write's transaction, so a hooked write always has one; so does a write under
+      // access rules, whose checks run in it before COMMIT.
+      hooksFor(options.hooks, decoded).length > 0 || caller !== undefined,
       readsFromPrimary(request),
     );
     timer?.lap('query');

@@ -69,12 +69,28 @@ export const AUTH = {
   anonymous: 'anon',
 };
 
+/** A member's own rows: those whose author is the person its token names (`person` claim). */
+const own = [{ name: 'author_id', op: '==', val: { claim: 'person' } }];
+
 export const ROLES = {
   member: {
-    person: { read: { where: tenantWhere(''), exclude: ['birthday'] }, evaluate: true },
-    article: { read: { where: tenantWhere('author') }, evaluate: true },
+    person: {
+      read: { where: tenantWhere(''), exclude: ['birthday'] },
+      update: { where: [{ name: 'id', op: '==', val: { claim: 'person' } }], columns: ['name'] },
+      evaluate: true,
+    },
+    article: {
+      read: { where: tenantWhere('author') },
+      create: {
+        set: { author_id: { claim: 'person' } },
+        check: [{ name: 'title', op: 'not_like', val: '%forbidden%' }],
+      },
+      update: { where: own, check: [{ name: 'title', op: 'not_like', val: '%forbidden%' }] },
+      delete: { where: own },
+      evaluate: true,
+    },
     comment: { read: { where: tenantWhere('article.author') } },
-    tag: { read: true },
+    tag: { read: true, create: true, update: true },
   },
   anon: { tag: { read: true } },
 };

@@ -21,10 +21,8 @@ const ACTION: Readonly<Record<Operation['kind'], Action>> = {
  * 403 unless the caller's role may do what the operation does on its collection (and read the owner of a
  * related path). Which rows it may do it on is the compiler's part (row scopes); a collection it has no
  * rule for was already 404, as unknown.
- *
- * Writes are refused whole for now: the write rules (writable fields, `set`, `check`, the update scope a
- * row must not leave, nested writes into other collections) are enforced nowhere yet, and a write allowed
- * without them could escape the rules. Fail closed until they are.
+ * The rules of a write itself (fields, `set`, `check`, the rows it may touch) are the executor's, on
+ * every write path (WriteRules).
  */
 export function authorize(caller: Caller, operation: Operation): void {
   const action = ACTION[operation.kind];
@@ -33,9 +31,6 @@ export function authorize(caller: Caller, operation: Operation): void {
   if (!scope?.[action]) throw forbidden(`role ${caller.identity.role} may not ${action} ${name}`);
   if ('scope' in operation && operation.scope && !caller.scope(operation.scope.owner.name)?.read) {
     throw forbidden(`role ${caller.identity.role} may not read ${operation.scope.owner.name}`);
-  }
-  if (action !== 'read' && action !== 'evaluate') {
-    throw forbidden(`role ${caller.identity.role}: writes under access rules are not enabled in this version`);
   }
 }
 

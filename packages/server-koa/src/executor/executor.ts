@@ -1,5 +1,13 @@
 import type { CollectionSchema, Registry } from '@colapi/schema';
-import { ApiError, emptyReadQuery, type Operation, type OperationResult, type RelatedScope } from '@colapi/query-ast';
+import {
+  ApiError,
+  emptyReadQuery,
+  type Filter,
+  type Operation,
+  type OperationResult,
+  type RelatedScope,
+  type ScalarValue,
+} from '@colapi/query-ast';
 import {
   errorKind,
   NO_RELATIONS,
@@ -19,6 +27,7 @@ import { NewRowRelations, newRowRead, withEmptyLinkage } from './new-row-relatio
 import { ResourceGraph, type Read } from './resource-graph.js';
 import { DEFAULT_RETRY_BUDGET } from './retry-budget.js';
 import { inTransaction } from './transaction.js';
+import type { WriteAction, WriteRules } from './write-rules.js';
 import { Writer } from './writer.js';
 
 type Op<K extends Operation['kind']> = Extract<Operation, { kind: K }>;
@@ -47,6 +56,8 @@ export class Executor {
     readonly retryBudget = DEFAULT_RETRY_BUDGET,
     /** Another executor whose start-up reads this one shares (`view`). */
     shared?: Executor,
+    /** The caller's write rules, under access control (`view`). */
+    readonly rules?: WriteRules,
   ) {
     this.graph = new ResourceGraph(compiler, registry);
     this.writer = new Writer(compiler, registry);
@@ -57,10 +68,10 @@ export class Executor {
 
   /**
    * The same executor for one caller: its statements from `compiler` (a scoped one), its collections from
-   * `registry` (the caller's view of them); what was read at start is shared, not read again.
+   * `registry` (the caller's view of them), its writes under `rules`; what was read at start is shared.
    */
-  view(compiler: SqlCompiler, registry: Registry): Executor {
-    return new Executor(compiler, registry, this.database, this.retryBudget, this);
+  view(compiler: SqlCompiler, registry: Registry, rules?: WriteRules): Executor {
+    return new Executor(compiler, registry, this.database, this.retryBudget, this, rules);
   }
 
   /** The primary's pool. */
@@ -204,35 +215,86 @@ export class Executor {
   }
 
   async create(trx: Knex, op: Op<'create'>): Promise<OperationResult> {
-    const key = await this.writer.create(trx, op.collection, op.write, op.id);
+    const write = this.rules ? this.rules.write('create', op.collection, op.write) : op.write;
+    const key = await this.writer.create(trx, op.collection, write, op.id);
+    await this.verify(trx, 'create', op.collection, [key]);
     return { kind: 'resource', resource: await this.shown(trx, op.collection, String(key), op.query), created: true };
+  }
+
+  /**
+   * Under write rules: 403 unless the caller may `action` the row of `key`, which it can read (the 404 of
+   * a row it cannot read comes first, from reading it).
+   */
+  private async permitted(trx: Knex, collection: CollectionSchema, key: unknown, action: 'update' | 'delete') {
+    if (!this.rules) return;
+    const model = collection.model;
+    const byKey: Filter = {
+      kind: 'compare',
+      field: { relations: [], column: model.key },
+      op: 'eq',
+      value: key as ScalarValue,
+    };
+    const found = await this.exec(trx, this.compiler.keys(model, byKey, action));
+    if (found.length === 0)
+      throw new ApiError(403, 'Forbidden', `this ${collection.name} may not be ${action}d by the caller`);
+  }
+
+  /** Under write rules, in the write's transaction: 403 (so a rollback) when a written row breaks them. */
+  private async verify(trx: Knex, action: WriteAction, collection: CollectionSchema, keys: readonly unknown[]) {
+    const filter = this.rules?.after(action, collection);
+    if (!filter || keys.length === 0) return;
+    const outside = await this.exec(trx, this.compiler.outside(collection.model, keys, filter));
+    if (outside.length) {
+      throw new ApiError(
+        403,
+        'Forbidden',
+        action === 'create'
+          ? `the new ${collection.name} does not meet the rules of the caller's role`
+          : `the ${collection.name} as updated would leave what the caller's role may update, or break its check`,
+      );
+    }
   }
 
   async update(trx: Knex, op: Op<'update'>): Promise<OperationResult> {
     const before = await this.row(trx, op.collection, op.id);
-    await this.writer.update(trx, op.collection, before.rows[0]!.values[op.collection.model.key], op.write);
+    const key = before.rows[0]!.values[op.collection.model.key];
+    await this.permitted(trx, op.collection, key, 'update');
+    const write = this.rules ? this.rules.write('update', op.collection, op.write) : op.write;
+    await this.writer.update(trx, op.collection, key, write);
+    await this.verify(trx, 'update', op.collection, [key]);
     return { kind: 'resource', resource: await this.shown(trx, op.collection, op.id, op.query) };
   }
 
   async updateMany(trx: Knex, op: Op<'update-many'>): Promise<OperationResult> {
     const model = op.collection.model;
-    const keys = await this.exec(trx, this.compiler.keys(model, op.filter));
+    // Under write rules only the rows the caller may update are selected, and counted.
+    const values = this.rules ? this.rules.values(op.collection, op.values) : op.values;
+    const keys = await this.exec(trx, this.compiler.keys(model, op.filter, this.rules ? 'update' : 'read'));
     for (let i = 0; i < keys.length; i += 500) {
-      if (Object.keys(op.values).length)
-        await this.exec(trx, this.compiler.update(model, keys.slice(i, i + 500), op.values));
+      if (Object.keys(values).length) await this.exec(trx, this.compiler.update(model, keys.slice(i, i + 500), values));
     }
+    await this.verify(trx, 'update', op.collection, keys);
     return { kind: 'count', count: keys.length };
   }
 
   async remove(trx: Knex, op: Op<'delete'>): Promise<OperationResult> {
-    await this.writer.remove(trx, op.collection, keyValue(op.collection.model, op.id, op.collection.name), op.id);
+    const key = keyValue(op.collection.model, op.id, op.collection.name);
+    if (this.rules) {
+      await this.row(trx, op.collection, op.id);
+      await this.permitted(trx, op.collection, key, 'delete');
+    }
+    await this.writer.remove(trx, op.collection, key, op.id);
     return { kind: 'no-content' };
   }
 
   async updateLinkage(trx: Knex, op: Op<'update-linkage'>): Promise<OperationResult> {
     const { collection, relation } = op;
     const before = await this.row(trx, collection, op.id);
-    await this.writer.relate(trx, collection, before.rows[0]!.values[collection.model.key], relation, op.change);
+    const key = before.rows[0]!.values[collection.model.key];
+    await this.permitted(trx, collection, key, 'update');
+    if (this.rules) this.rules.write('update', collection, { values: {}, relationships: { [relation]: op.change } });
+    await this.writer.relate(trx, collection, key, relation, op.change);
+    await this.verify(trx, 'update', collection, [key]);
     const query = { fields: {}, include: [] };
     const fresh = await this.row(trx, collection, op.id, this.graph.relationshipRelations(collection, relation, query));
     const owner = await this.graph.relationship(trx, collection, fresh, relation, query);
