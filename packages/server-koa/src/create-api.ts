@@ -14,6 +14,7 @@ import type Koa from 'koa';
 import { AccessControl } from './access/access-control.js';
 import { authorize } from './access/authorize.js';
 import { writeRulesOf } from './access/write-rules-of.js';
+import type { Caller } from './access/caller.js';
 import type { RoleView } from './access/role-view.js';
 import type { ApiOptions } from './api-options.js';
 import { Executor } from './executor/executor.js';
@@ -84,11 +85,17 @@ export function createApi(options: ApiOptions): ApiMiddleware {
   const failure = errorFunnel(options);
 
   /** The stages from the request head to the encoded answer; any of them may throw what the client hears. */
-  async function answer(ctx: Koa.Context, head: HttpRequest, timer: StageTimer | undefined): Promise<HttpResponse> {
+  async function answer(
+    ctx: Koa.Context,
+    head: HttpRequest,
+    timer: StageTimer | undefined,
+    seen: { caller?: Caller },
+  ): Promise<HttpResponse> {
     format.negotiate(head);
     // Under access rules, who asks comes first: everything after sees only what the caller's role sees,
     // and every statement is compiled with the caller's row scopes (sql-compiler's RowScopes).
     const caller = access && (await access.identify(head));
+    seen.caller = caller;
     const view = caller && access.view(caller);
     const contexts = view && contextsOf(view);
     const target = resolveCollection(view ? view.read : registry, format, head.route, ctx.path);
@@ -136,17 +143,19 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     const timer = options.serverTiming ? new StageTimer() : undefined;
     let callback: string | undefined;
     let response: HttpResponse;
+    const seen: { caller?: Caller } = {};
     try {
       if (ctx.originalUrl.length > maxUrlLength) {
         throw new ApiError(414, 'URI Too Long', `the request URL is longer than ${maxUrlLength} characters`);
       }
       if (refused !== undefined) throw refused;
       callback = jsonpCallback(head.url.searchParams);
-      response = await answer(ctx, head, timer);
+      response = await answer(ctx, head, timer, seen);
     } catch (error) {
       const e = await failure(error, route);
       response = format.encodeErrors(head, e.status, [e]);
     }
+    access?.audit(head, response, seen.caller);
     if (timer) response = withHeaders(response, { 'server-timing': timer.header() });
     // A hook is given the document as objects, parsed only if it reads them.
     if (options.onResponse) {

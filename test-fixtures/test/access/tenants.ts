@@ -95,7 +95,10 @@ export const ROLES = {
   anon: { tag: { read: true } },
 };
 
-export const ACCESS: AccessOptions = { auth: AUTH, roles: ROLES };
+/** The audit lines the servers of these tests wrote, in order. */
+export const AUDIT_LINES: string[] = [];
+
+export const ACCESS: AccessOptions = { auth: AUTH, roles: ROLES, audit: (line) => AUDIT_LINES.push(line) };
 
 /** A token the server accepts. */
 export function token(role: string, claims: Record<string, string | number | boolean> = {}): Promise<string> {

@@ -1,6 +1,6 @@
 import { describeEachDatabase, tableDigest, type TestResponse } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
-import { ACCESS, bearer, TENANT_DATA, token } from './tenants.js';
+import { ACCESS, AUDIT_LINES, bearer, TENANT_DATA, token } from './tenants.js';
 
 const article = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>, id?: string) => ({
   data: { type: 'article', ...(id ? { id } : {}), attributes, ...(relationships ? { relationships } : {}) },
@@ -103,6 +103,26 @@ describeEachDatabase(
       await refused(404, () => t().http.delete('/api/article/2', ann));
       const own = await t().http.delete('/api/article/3', cid);
       expect(own.status, own.text).to.equal(204);
+    });
+
+    it('writes one audit line per 401, 403 and successful write, with exactly its members and never the token', async () => {
+      AUDIT_LINES.length = 0;
+      const raw = ann.headers.authorization!.slice('Bearer '.length);
+      const created = await t().http.post('/api/article', article({ title: 'audited' }), ann);
+      await t().http.patch('/api/article/1', article({ title: 'x' }, undefined, '1'), cid);
+      await t().http.get('/api/article', bearer(`${raw}x`));
+      await t().http.get('/api/article', ann);
+      const lines = AUDIT_LINES.map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.map((l) => Object.keys(l))).to.deep.equal(
+        Array(3).fill(['time', 'sub', 'role', 'method', 'collection', 'id', 'status']),
+      );
+      const shown = lines.map(({ time: _, ...rest }) => rest);
+      expect(shown).to.deep.equal([
+        { sub: 'u1', role: 'member', method: 'POST', collection: 'article', id: created.body.data.id, status: 201 },
+        { sub: 'u1', role: 'member', method: 'PATCH', collection: 'article', id: '1', status: 403 },
+        { sub: null, role: null, method: 'GET', collection: 'article', id: null, status: 401 },
+      ]);
+      expect(AUDIT_LINES.join('\n')).not.to.contain(raw.slice(0, 20));
     });
 
     it('refuses every write to an anonymous caller, and a collection without the action', async () => {

@@ -1,8 +1,8 @@
 import { compileRules, type AccessPolicy } from '@colapi/access';
-import { AuthError, createAuthenticator, validateAuthConfig, type Authenticator } from '@colapi/auth';
+import { auditLine, AuthError, createAuthenticator, validateAuthConfig, type Authenticator } from '@colapi/auth';
 import { ApiError } from '@colapi/query-ast';
 import type { Registry } from '@colapi/schema';
-import type { HttpRequest } from '@colapi/wire-format';
+import type { HttpRequest, HttpResponse } from '@colapi/wire-format';
 import type { AccessOptions } from './access-options.js';
 import { Caller } from './caller.js';
 import { roleView, type RoleView } from './role-view.js';
@@ -20,7 +20,7 @@ export class AccessControl {
   readonly #views = new Map<string, RoleView>();
 
   constructor(
-    options: AccessOptions,
+    private readonly options: AccessOptions,
     readonly registry: Registry,
   ) {
     const auth = validateAuthConfig(options.auth, 'access.auth');
@@ -40,6 +40,27 @@ export class AccessControl {
         'www-authenticate': error.wwwAuthenticate,
       });
     }
+  }
+
+  /**
+   * One audit line for a request whose answer is a 401 or a 403, or a write that succeeded: who (the
+   * token's `sub` and role, when it got that far), what, and the status. Never the token.
+   */
+  audit(request: HttpRequest, response: HttpResponse, caller: Caller | undefined): void {
+    const { status } = response;
+    const write = request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS';
+    if (!this.options.audit || !(status === 401 || status === 403 || (write && status >= 200 && status < 300))) return;
+    this.options.audit(
+      auditLine({
+        sub: caller?.identity.sub ?? null,
+        role: caller?.identity.role ?? null,
+        method: request.method,
+        collection: request.route.collection || null,
+        // A create is addressed by no id: its new one is the last segment of its Location.
+        id: request.route.id ?? response.headers.location?.split('/').pop() ?? null,
+        status,
+      }),
+    );
   }
 
   /** What the caller's role sees. */
