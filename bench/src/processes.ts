@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { basename } from 'node:path';
 
 export interface ServerProcess {
   readonly name: string;
@@ -20,9 +21,13 @@ function children(pid: number): number[] {
   }
 }
 
+/**
+ * The file name of the program a process runs. Not its `comm`: Node 24 names its main thread `MainThread`,
+ * so that a process's comm no longer says it is node.
+ */
 function command(pid: number): string {
   try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    return basename(readlinkSync(`/proc/${pid}/exe`));
   } catch {
     return '';
   }
