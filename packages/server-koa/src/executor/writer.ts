@@ -1,5 +1,13 @@
 import type { CollectionSchema, ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
-import { ApiError, parseKey, type RelatedRef, type RelationshipWrite, type ResourceWrite } from '@colapi/query-ast';
+import {
+  ApiError,
+  parseKey,
+  type Filter,
+  type RelatedRef,
+  type RelationshipWrite,
+  type ResourceWrite,
+  type ScalarValue,
+} from '@colapi/query-ast';
 import { errorKind, runStatement, type ResourceRow, type SqlCompiler, type Statement } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { keyValue } from './keys.js';
@@ -176,7 +184,37 @@ export class Writer {
       trx,
       this.compiler.unlink({ model: collection.model, key, own }, rel, { key: found.values[target.key], value }),
     );
-    if (!changed) throw notRelated();
+    if (!changed) {
+      // Under row scopes a `has` unlink changes the target's row only within its update scope, so 0 may
+      // also mean a related row the caller reads but may not update: that is 403, not "not related".
+      if (join.kind === 'has' && this.compiler.scopes) {
+        const related = and(eq(target.key, found.values[target.key]), eq(join.targetColumn, own));
+        if ((await this.run(trx, this.compiler.keys(target, related, 'read'))).length > 0) throw this.mayNotUpdate(rel);
+      }
+      throw notRelated();
+    }
+  }
+
+  private mayNotUpdate(rel: RelationshipSchema): ApiError {
+    const target = this.registry.target(rel).name;
+    return new ApiError(403, 'Forbidden', `changing ${rel.name} updates ${target} the caller may not update`);
+  }
+
+  /**
+   * Under row scopes, 403 when a `has` change (which writes the targets' foreign key) would change rows of
+   * the target that the caller reads but may not update. The compiler's setForeignKeys/clearForeignKeys
+   * change only rows within the target's update scope, so without this check such a write answered
+   * success having changed nothing; a readable row outside the update scope is 403 on every other path
+   * (Executor.permitted). Rows the caller cannot read are not counted: they stay as they are, unmentioned
+   * (a replace replaces what the caller sees).
+   */
+  private async mayUpdateAll(trx: Knex, rel: RelationshipSchema, rows: Filter): Promise<void> {
+    if (!this.compiler.scopes) return;
+    const target = this.model(rel);
+    const readable = await this.run(trx, this.compiler.keys(target, rows, 'read'));
+    if (readable.length === 0) return;
+    const updatable = await this.run(trx, this.compiler.keys(target, rows, 'update'));
+    if (updatable.length < readable.length) throw this.mayNotUpdate(rel);
   }
 
   /** The value a relationship joins on, on the resource with `key`: the key itself (no query) unless it joins on another column. */
@@ -212,6 +250,19 @@ export class Writer {
     const keys = await this.resolve(trx, rel, refs);
     const values = await this.targetValues(trx, rel, keys);
     if (join.kind === 'has') {
+      if (this.compiler.scopes) {
+        // The rows the statements below change: those they unlink, and those they point here.
+        const fk = join.targetColumn;
+        const key = this.model(rel).key;
+        const linked = eq(fk, own);
+        if (mode === 'replace')
+          await this.mayUpdateAll(trx, rel, keys.length ? and(linked, cmp(key, 'not_in', keys)) : linked);
+        if (mode === 'remove' && keys.length) await this.mayUpdateAll(trx, rel, and(linked, cmp(key, 'in', keys)));
+        if (mode !== 'remove' && keys.length) {
+          const elsewhere: Filter = { kind: 'or', filters: [cmp(fk, 'ne', own), isNull(fk)] };
+          await this.mayUpdateAll(trx, rel, and(cmp(key, 'in', keys), elsewhere));
+        }
+      }
       if (mode === 'replace') await this.run(trx, this.compiler.clearForeignKeys(rel, own, { except: keys }));
       if (mode === 'remove') await this.run(trx, this.compiler.clearForeignKeys(rel, own, { only: keys }));
       else if (keys.length) await this.run(trx, this.compiler.setForeignKeys(rel, own, keys));
@@ -236,3 +287,14 @@ export class Writer {
     }
   }
 }
+
+/** Filters on a column of the model itself, for the checks of writes under row scopes. */
+const cmp = (column: string, op: 'eq' | 'ne' | 'in' | 'not_in', value: unknown): Filter => ({
+  kind: 'compare',
+  field: { relations: [], column },
+  op,
+  value: value as ScalarValue | readonly ScalarValue[],
+});
+const eq = (column: string, value: unknown): Filter => cmp(column, 'eq', value);
+const isNull = (column: string): Filter => ({ kind: 'null-check', field: { relations: [], column }, op: 'is_null' });
+const and = (...filters: Filter[]): Filter => ({ kind: 'and', filters });
