@@ -70,7 +70,7 @@ export function createApi(options: ApiOptions): ApiMiddleware {
         ? `network address operators need PostgreSQL's inet type; this server runs on ${database.dialect.name}`
         : undefined,
   };
-  const access = options.access ? new AccessControl(options.access, registry) : undefined;
+  const access = options.access ? new AccessControl(options.access, registry, database.dialect) : undefined;
   // Each role's decode contexts, made once: the parsers then know only the fields and collections it sees.
   const roleContexts = new Map<RoleView, { read: DecodeContext; write: DecodeContext }>();
   const contextsOf = (view: RoleView) => {
@@ -114,7 +114,9 @@ export function createApi(options: ApiOptions): ApiMiddleware {
       decoded = format.decode(request, target.collection, decodeContext);
     }
     timer?.lap('parse');
-    const run = caller ? executor.view(executor.compiler.scoped(caller), view!.read, writeRulesOf(caller)) : executor;
+    const run = caller
+      ? executor.view(executor.compiler.scoped(caller), view!.read, writeRulesOf(caller), access!.prelude(caller, head))
+      : executor;
     const { operation, result } = await run.inTransactionOf(
       decoded,
       (db) => runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => run.run(op, db)),

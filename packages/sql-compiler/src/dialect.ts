@@ -121,6 +121,12 @@ export interface Dialect {
    */
   advanceKey?(knex: Knex, table: string, key: string): Knex.Raw;
   /**
+   * One statement giving settings that last until the end of the transaction it runs in (PostgreSQL's
+   * `set_config(name, value, true)`): the role to act as and the request's claims, for a database's own
+   * grants and row-level security (access control's native mode). Undefined where the database has none.
+   */
+  localSettings?(knex: Knex, settings: ReadonlyArray<readonly [name: string, value: string]>): Knex.Raw;
+  /**
    * One value holding the keys `from` selects (a query correlated to an owner row), as text in key order:
    * the linkage of a relationship read in the owner's own query instead of a query of its own. Undefined
    * where the database cannot aggregate so; linkage then takes one query per relationship. Integer keys

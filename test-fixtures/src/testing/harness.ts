@@ -40,6 +40,8 @@ export interface EachDatabaseOptions {
   readonly connect?: ConnectOptions;
   /** Seed the standard dataset once before the suite (default true). */
   readonly seed?: boolean;
+  /** The databases a dialect feature exists on; the suite is left out on the others (not skipped). */
+  readonly only?: readonly DatabaseKind[];
 }
 
 /**
@@ -53,6 +55,7 @@ export function describeEachDatabase(
 ): void {
   const format = options.format ?? 'jsonapi';
   for (const kind of testedKinds()) {
+    if (options.only && !options.only.includes(kind)) continue;
     describe(`${title} [${kind}]`, () => {
       let current: TestTarget | undefined;
       before(async function () {

@@ -2,6 +2,8 @@ import { compileRules, type AccessPolicy } from '@colapi/access';
 import { auditLine, AuthError, createAuthenticator, validateAuthConfig, type Authenticator } from '@colapi/auth';
 import { ApiError } from '@colapi/query-ast';
 import type { Registry } from '@colapi/schema';
+import type { Dialect } from '@colapi/sql-compiler';
+import type { Knex } from 'knex';
 import type { HttpRequest, HttpResponse } from '@colapi/wire-format';
 import type { AccessOptions } from './access-options.js';
 import { Caller } from './caller.js';
@@ -19,11 +21,21 @@ export class AccessControl {
   readonly authenticator: Authenticator;
   readonly #views = new Map<string, RoleView>();
 
+  /** Native mode (`auth.databaseRoles`): what each request's transaction sets first. */
+  readonly #settings: Dialect['localSettings'];
+
   constructor(
     private readonly options: AccessOptions,
     readonly registry: Registry,
+    dialect: Dialect,
   ) {
     const auth = validateAuthConfig(options.auth, 'access.auth');
+    if (auth.databaseRoles && !dialect.localSettings) {
+      throw new Error(
+        `access.auth.databaseRoles: ${dialect.name} has no transaction-local role and settings; it needs PostgreSQL`,
+      );
+    }
+    this.#settings = auth.databaseRoles ? dialect.localSettings : undefined;
     this.policy = compileRules({ roles: options.roles }, registry, 'access');
     this.authenticator = createAuthenticator(auth, { ...options.authenticator, knownRoles: this.policy.roles });
     for (const role of this.policy.roles) this.#views.set(role, roleView(this.policy, registry, role));
@@ -61,6 +73,24 @@ export class AccessControl {
         status,
       }),
     );
+  }
+
+  /**
+   * Native mode: the statement a request's transaction runs first, acting as the caller's role with its
+   * claims, method and path in `request.*` settings, as PostgREST's policies read them. Undefined otherwise.
+   * Only a role the rules name gets here (any other is 403 first), so no other role is ever switched to.
+   */
+  prelude(caller: Caller, request: HttpRequest): ((db: Knex) => Promise<unknown>) | undefined {
+    const settings = this.#settings;
+    if (!settings) return undefined;
+    const values: [string, string][] = [
+      ['role', caller.identity.role],
+      ['request.jwt.claims', JSON.stringify(caller.identity.claims)],
+      ['request.method', request.method],
+      ['request.path', request.url.pathname],
+    ];
+    // Awaiting a Raw runs it.
+    return (db) => Promise.resolve(settings(db, values));
   }
 
   /** What the caller's role sees. */

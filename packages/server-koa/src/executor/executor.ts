@@ -58,6 +58,8 @@ export class Executor {
     shared?: Executor,
     /** The caller's write rules, under access control (`view`). */
     readonly rules?: WriteRules,
+    /** What each request's transaction runs first (access control's native mode); every request then has one. */
+    readonly prelude?: (db: Knex) => Promise<unknown>,
   ) {
     this.graph = new ResourceGraph(compiler, registry);
     this.writer = new Writer(compiler, registry);
@@ -70,8 +72,13 @@ export class Executor {
    * The same executor for one caller: its statements from `compiler` (a scoped one), its collections from
    * `registry` (the caller's view of them), its writes under `rules`; what was read at start is shared.
    */
-  view(compiler: SqlCompiler, registry: Registry, rules?: WriteRules): Executor {
-    return new Executor(compiler, registry, this.database, this.retryBudget, this, rules);
+  view(
+    compiler: SqlCompiler,
+    registry: Registry,
+    rules?: WriteRules,
+    prelude?: (db: Knex) => Promise<unknown>,
+  ): Executor {
+    return new Executor(compiler, registry, this.database, this.retryBudget, this, rules, prelude);
   }
 
   /** The primary's pool. */
@@ -119,6 +126,16 @@ export class Executor {
     hooked = true,
     fromPrimary = false,
   ): Promise<T> {
+    const prelude = this.prelude;
+    if (prelude) {
+      // Native mode: every request, reads too, in a transaction whose first statement sets who asks.
+      const first = async (trx: Knex) => {
+        await prelude(trx);
+        return work(trx);
+      };
+      if (!WRITES.has(operation.kind)) return this.read((db) => db.transaction(first), fromPrimary);
+      return inTransaction(this.knex, this.compiler.dialect, first, this.retryBudget);
+    }
     if (!WRITES.has(operation.kind)) return this.read(work, fromPrimary);
     const needed = hooked || !this.singleStatement(operation);
     return needed ? inTransaction(this.knex, this.compiler.dialect, work, this.retryBudget) : work(this.knex);

@@ -141,6 +141,10 @@ const LOST_CONNECTION =
 
 export const postgres: Dialect = {
   name: 'postgres',
+  // `set_config(…, true)` is SET LOCAL: it ends with the transaction, so a pooled connection (PgBouncer in
+  // transaction mode too) never carries one request's role or claims into the next.
+  localSettings: (knex, settings) =>
+    knex.raw(`select ${settings.map(() => 'set_config(?, ?, true)').join(', ')}`, settings.flat()),
   schemes: ['postgres:', 'postgresql:'],
   returning: true,
   foldsHead: true,
