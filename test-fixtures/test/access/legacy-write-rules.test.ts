@@ -150,6 +150,9 @@ describeEachDatabase(
           { comments: { add: [{ content: 'new' }] } },
           { comments: [{ id: 1, content: 'changed' }] },
           { comments: { remove: [{ id: 1, __delete__: true }] } },
+          { author: { name: 'new' } },
+          { author: { add: { name: 'new' } } },
+          { author: { id: 1, name: 'renamed' } },
         ];
         for (const body of bodies) await refused(403, () => t().http.patch('/api/article/1', body, ann));
         await refused(403, () => t().http.patch('/api/tag/1', { articles: [{ id: 1, title: 'changed' }] }, ann));
@@ -160,6 +163,8 @@ describeEachDatabase(
         await sameAsMissing(404, (id) => t().http.patch('/api/tag/1', { articles: { add: [{ id }] } }, ann));
         await sameAsMissing(404, (id) => t().http.patch('/api/tag/2', { articles: [{ id: 1 }, { id }] }, ann));
         await sameAsMissing(404, (id) => t().http.patch('/api/article/1', { comments: { add: [{ id }] } }, ann));
+        await sameAsMissing(404, (id) => t().http.patch('/api/article/1', { author: { id } }, ann));
+        await sameAsMissing(404, (id) => t().http.patch('/api/article/1', { author: { add: { id } } }, ann));
       });
 
       it('refuses moving a related row it may read but not update (a comment), 403 instead of a silent no-op', async () => {
