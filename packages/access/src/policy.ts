@@ -21,6 +21,8 @@ export interface RoleFields {
   readonly visible: ReadonlySet<string> | undefined;
   readonly create: ReadonlySet<string> | undefined;
   readonly update: ReadonlySet<string> | undefined;
+  readonly delete: boolean;
+  readonly evaluate: boolean;
 }
 
 /** One role's rules on one collection, ready to meet identities. */
@@ -82,6 +84,8 @@ export class AccessPolicy {
       visible: compiled.read?.visible,
       create: compiled.create?.writable,
       update: compiled.update?.writable,
+      delete: compiled.delete !== undefined,
+      evaluate: compiled.evaluate,
     };
   }
 

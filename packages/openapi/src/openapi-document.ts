@@ -22,6 +22,11 @@ export interface OpenApiOptions {
   readonly prefix?: string;
   /** The limits given to createApi, for page sizes and include depth. */
   readonly limits?: Partial<QueryLimits>;
+  /**
+   * Under access control: the API asks for a JWT bearer token (`securitySchemes.bearer`), or takes requests
+   * without one too when it has an anonymous role (`optional`).
+   */
+  readonly bearer?: { readonly optional: boolean };
 }
 
 export type OpenApiDocument = OpenApiObject & { openapi: string; paths: Record<string, Record<string, unknown>> };
@@ -67,7 +72,13 @@ export function openApiDocument(registry: Registry, options: OpenApiOptions): Op
       description: `The ${c.name} collection (model ${c.model.name}, table ${c.model.table}).`,
     })),
     paths,
-    components: { schemas: schemas.sorted() },
+    components: {
+      schemas: schemas.sorted(),
+      ...(options.bearer
+        ? { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } }
+        : {}),
+    },
+    ...(options.bearer ? { security: options.bearer.optional ? [{ bearer: [] }, {}] : [{ bearer: [] }] } : {}),
     // For tools that build requests (the browsable API): the deployment in a compact form.
     'x-colapi': {
       format: format.name,

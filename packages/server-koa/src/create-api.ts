@@ -1,3 +1,4 @@
+import type { Registry } from '@colapi/schema';
 import { ApiError, DEFAULT_LIMITS, type Operation } from '@colapi/query-ast';
 import { SqlCompiler } from '@colapi/sql-compiler';
 import {
@@ -41,6 +42,13 @@ export type ApiMiddleware = ReturnType<Router<Koa.DefaultState, Koa.DefaultConte
    * statement count meets them. Never rejects.
    */
   readonly ready: Promise<void>;
+  /**
+   * Under access control: what the caller of an `Authorization` header may see, for its OpenAPI document
+   * (@colapi/browser's openApiRoute takes it as `describeFor`); rejects with the 401 or 403 a request would get.
+   */
+  readonly describeFor?: (
+    authorization: string | undefined,
+  ) => Promise<{ key: string; registry: Registry; bearer: { optional: boolean } }>;
 };
 
 /**
@@ -94,7 +102,7 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     format.negotiate(head);
     // Under access rules, who asks comes first: everything after sees only what the caller's role sees,
     // and every statement is compiled with the caller's row scopes (sql-compiler's RowScopes).
-    const caller = access && (await access.identify(head));
+    const caller = access && (await access.identify(head.headers.authorization));
     seen.caller = caller;
     const view = caller && access.view(caller);
     const contexts = view && contextsOf(view);
@@ -183,5 +191,9 @@ export function createApi(options: ApiOptions): ApiMiddleware {
   const routed = router.routes();
   const rest = unrouted.routes();
   const middleware: typeof routed = (ctx, next) => routed(ctx, () => rest(ctx, next));
-  return Object.assign(middleware, { router, ready: executor.ready });
+  return Object.assign(middleware, {
+    router,
+    ready: executor.ready,
+    ...(access ? { describeFor: (authorization: string | undefined) => access.describeFor(authorization) } : {}),
+  });
 }

@@ -23,6 +23,7 @@ export class AccessControl {
 
   /** Native mode (`auth.databaseRoles`): what each request's transaction sets first. */
   readonly #settings: Dialect['localSettings'];
+  readonly #anonymous: boolean;
 
   constructor(
     private readonly options: AccessOptions,
@@ -36,15 +37,16 @@ export class AccessControl {
       );
     }
     this.#settings = auth.databaseRoles ? dialect.localSettings : undefined;
+    this.#anonymous = auth.anonymous !== undefined;
     this.policy = compileRules({ roles: options.roles }, registry, 'access');
     this.authenticator = createAuthenticator(auth, { ...options.authenticator, knownRoles: this.policy.roles });
     for (const role of this.policy.roles) this.#views.set(role, roleView(this.policy, registry, role));
   }
 
   /** The caller of a request, from its `Authorization` header only; 401 or 403 as @colapi/auth decides. */
-  async identify(request: HttpRequest): Promise<Caller> {
+  async identify(authorization: string | undefined): Promise<Caller> {
     try {
-      const identity = await this.authenticator.authenticate(request.headers.authorization);
+      const identity = await this.authenticator.authenticate(authorization);
       return new Caller(identity, this.policy, this.registry);
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
@@ -91,6 +93,25 @@ export class AccessControl {
     ];
     // Awaiting a Raw runs it.
     return (db) => Promise.resolve(settings(db, values));
+  }
+
+  /**
+   * What the OpenAPI document shows the caller of `authorization` (its role's collections, fields and
+   * methods), keyed by role; 401 or 403 for a token that would be refused. For openApiRoute.
+   */
+  async describeFor(authorization: string | undefined) {
+    const caller = await this.identify(authorization);
+    const role = caller.identity.role;
+    return {
+      key: role,
+      registry: this.#views.get(role)!.described,
+      bearer: { optional: this.anonymous },
+    };
+  }
+
+  /** Whether a request without credentials is served (as the anonymous role). */
+  get anonymous(): boolean {
+    return this.#anonymous;
   }
 
   /** What the caller's role sees. */
