@@ -1,6 +1,6 @@
 import { browsableApi, openApiRoute } from '@colapi/browser';
 import type { Registry } from '@colapi/schema';
-import { answerClientErrors, closeGracefully, createApi } from '@colapi/server-koa';
+import { answerClientErrors, closeGracefully, createApi, type AccessOptions } from '@colapi/server-koa';
 import { connect, disconnect, redactUrl, type Database } from '@colapi/sql-compiler';
 import Koa from 'koa';
 import { once } from 'node:events';
@@ -28,6 +28,8 @@ export interface DemoOptions {
   readonly before?: readonly Koa.Middleware[];
   /** Milliseconds to wait for the database at start; default 10 s. */
   readonly connectTimeout?: number;
+  /** Identity and per-role rules (createApi's `access`); default none: every client may do everything. */
+  readonly access?: AccessOptions;
 }
 
 export interface Demo {
@@ -120,15 +122,22 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
     const app = new Koa();
     for (const m of options.before ?? []) app.use(m);
     app.use(requestLog(logger));
-    app.use(browsableApi());
-    app.use(openApiRoute('/api/openapi.json', registry, { format, title: 'colapi demo: a bookshop' }));
     const api = createApi({
       registry,
       database,
       format,
       serverTiming: true,
       onUnexpectedError: (err) => logger.error({ err }, 'unexpected error'),
+      ...(options.access ? { access: options.access } : {}),
     });
+    app.use(browsableApi());
+    app.use(
+      openApiRoute('/api/openapi.json', registry, {
+        format,
+        title: 'colapi demo: a bookshop',
+        ...(api.describeFor ? { describeFor: api.describeFor } : {}),
+      }),
+    );
     app.use(api);
     await api.ready;
     server = answerClientErrors(app.listen(options.port ?? 0, options.host ?? '127.0.0.1'));

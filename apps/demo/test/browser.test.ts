@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { signDevelopmentToken, validateAuthConfig } from '@colapi/auth';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startOn, type RunningDemo } from './helpers.js';
 
@@ -153,6 +154,54 @@ describe('demo browsable API (headless Chromium)', function () {
       expect(await page.locator('#request-url').inputValue()).to.contain('page=2&results_per_page=10');
     } finally {
       await legacy.stop();
+    }
+  });
+
+  it('follows a deep link: its request on the right, its collection chosen on the left', async () => {
+    await page.goto(`${running.demo.origin}/?url=${encodeURIComponent(`${running.demo.origin}/api/authors/3`)}`);
+    await page.locator('#status', { hasText: '200' }).waitFor();
+    expect(await page.locator('#request-url').inputValue()).to.equal(`${running.demo.origin}/api/authors/3`);
+    expect(await page.locator('#collections button.active strong').textContent()).to.equal('authors');
+    expect(await page.locator('#collection-title').textContent()).to.equal('authors');
+  });
+
+  it('under access rules: shows what the anonymous role sees, then what a token’s role sees', async () => {
+    const secret = 'a-demo-secret-of-at-least-thirty-two-characters';
+    const auth = { jwt: [{ secret, algorithms: ['HS256'] }], anonymous: 'anon' };
+    const guarded = await startOn('sqlite', {
+      access: {
+        auth,
+        roles: {
+          reader: { books: { read: { exclude: ['price'] } }, authors: { read: true } },
+          anon: { tags: { read: true } },
+        },
+      },
+    });
+    try {
+      await page.goto(`${guarded.demo.origin}/`);
+      await page.locator('#status', { hasText: '200' }).waitFor();
+      expect(await page.locator('#collections button strong').allTextContents()).to.deep.equal(['tags']);
+      const token = await signDevelopmentToken(validateAuthConfig(auth, 'test'), { role: 'reader', expiresIn: '10m' });
+      await page.locator('#token').fill(token);
+      await page.locator('#token-form button').click();
+      await until(
+        'the reader’s collections are listed',
+        async () => (await page.locator('#collections button strong').allTextContents()).join() === 'books,authors',
+      );
+      await page.locator('#collections button', { hasText: 'books' }).click();
+      await page.locator('#status', { hasText: '200' }).waitFor();
+      const body = JSON.parse((await page.locator('#body').textContent())!);
+      expect(body.data.length).to.be.greaterThan(0);
+      expect(body.data[0].attributes).not.to.have.property('price');
+      const curl = (await page.locator('#curl').textContent())!;
+      expect(curl).to.contain('-H "Authorization: Bearer $TOKEN"');
+      expect(curl).not.to.contain(token);
+      // Kept in the page's memory only.
+      expect(
+        await page.evaluate<string>('JSON.stringify(localStorage) + JSON.stringify(sessionStorage) + document.cookie'),
+      ).not.to.contain(token.slice(0, 20));
+    } finally {
+      await guarded.stop();
     }
   });
 

@@ -20,7 +20,13 @@ const NO_VALUE = new Set(['is_null', 'is_not_null']);
 const LISTS = new Set(['in', 'not_in']);
 
 const $ = (id) => document.getElementById(id);
-const state = { api: null, collection: null };
+// The token lives in this page's memory only: never in storage, a cookie or the URL.
+const state = { api: null, collection: null, token: '' };
+
+/** The headers of every request the page makes: the format's media type, and the token when one is set. */
+function requestHeaders(accept) {
+  return state.token ? { Accept: accept, Authorization: `Bearer ${state.token}` } : { Accept: accept };
+}
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -151,7 +157,9 @@ function chooseCollection(collection) {
 
 function curlCommand(url) {
   const accept = state.api ? state.api.mediaType : 'application/json';
-  return `curl -g '${url.replace(/'/g, "'\\''")}' -H 'Accept: ${accept}'`;
+  // The token itself is not written out: the command says where it goes.
+  const token = state.token ? ` -H "Authorization: Bearer $TOKEN"` : '';
+  return `curl -g '${url.replace(/'/g, "'\\''")}' -H 'Accept: ${accept}'${token}`;
 }
 
 /** Appends pretty-printed JSON to `target`, with same-origin URLs as links that navigate in this page. */
@@ -223,7 +231,9 @@ async function navigate(url, push = true) {
   body.textContent = 'Loading…';
   const started = performance.now();
   try {
-    const response = await fetch(url, { headers: { Accept: state.api ? state.api.mediaType : 'application/json' } });
+    const response = await fetch(url, {
+      headers: requestHeaders(state.api ? state.api.mediaType : 'application/json'),
+    });
     const text = await response.text();
     const ms = Math.round(performance.now() - started);
     $('status').textContent = `${response.status} ${response.statusText} · ${ms} ms`;
@@ -247,8 +257,22 @@ async function navigate(url, push = true) {
   }
 }
 
-async function start() {
-  const response = await fetch('/api/openapi.json');
+/** The collection a URL of this API addresses (its first path segment after the prefix), if it is one. */
+function collectionOf(url) {
+  const path = new URL(url, location.origin).pathname;
+  if (!path.startsWith(`${state.api.prefix}/`)) return undefined;
+  const [first, second] = path.slice(state.api.prefix.length + 1).split('/');
+  const name = first === 'eval' ? second : first;
+  return state.api.collections.find((c) => c.name === name);
+}
+
+/** Reads what the caller (the token, if any) may see; without it the page lists nothing but says why. */
+async function loadApi() {
+  const response = await fetch('/api/openapi.json', { headers: requestHeaders('application/json') });
+  if (!response.ok) {
+    const why = response.status === 401 ? 'the server wants a valid token' : `the server answered ${response.status}`;
+    throw new Error(`${why} (${response.headers.get('www-authenticate') ?? 'no WWW-Authenticate'})`);
+  }
   const doc = await response.json();
   state.api = doc['x-colapi'];
   $('format').textContent = state.api.format === 'legacy' ? 'Format B · legacy JSON' : 'Format A · JSON:API 1.0';
@@ -273,6 +297,30 @@ async function start() {
       ),
     ),
   );
+}
+
+/** The first view: the deep link's request and collection, else the first collection's list. */
+function showStart() {
+  const linked = new URLSearchParams(location.search).get('url');
+  const deep = linked && new URL(linked, location.origin).origin === location.origin;
+  // A deep link chooses its own collection on the left, not the first one.
+  const first = (deep && collectionOf(linked)) || state.api.collections[0];
+  if (first) chooseCollection(first);
+  if (deep) navigate(new URL(linked, location.origin).href, false);
+  else if (first) navigate(buildUrl(), false);
+}
+
+async function start() {
+  $('token-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const started = state.api !== null;
+    state.token = $('token').value.trim();
+    // What the page shows is what this token's role sees: read it again, then the current request.
+    loadApi().then(
+      () => (started && $('request-url').value ? navigate($('request-url').value, false) : showStart()),
+      (error) => showFailure(error),
+    );
+  });
   $('add-filter').addEventListener('click', () => state.collection && $('filters').append(filterRow()));
   $('query-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -285,14 +333,14 @@ async function start() {
   window.addEventListener('popstate', (e) => {
     if (e.state?.url) navigate(e.state.url, false);
   });
-  const first = state.api.collections[0];
-  if (first) chooseCollection(first);
-  const linked = new URLSearchParams(location.search).get('url');
-  if (linked && new URL(linked, location.origin).origin === location.origin)
-    navigate(new URL(linked, location.origin).href, false);
-  else if (first) navigate(buildUrl(), false);
+  await loadApi();
+  showStart();
 }
 
-start().catch((error) => {
-  $('body').textContent = `Could not read /api/openapi.json: ${error}`;
-});
+function showFailure(error) {
+  state.api = null;
+  $('collections').replaceChildren();
+  $('body').textContent = `Could not read /api/openapi.json: ${error.message ?? error}`;
+}
+
+start().catch(showFailure);
