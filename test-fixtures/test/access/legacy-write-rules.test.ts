@@ -106,6 +106,15 @@ describeEachDatabase(
       });
     });
 
+    describe('a foreign key written as a column', () => {
+      it('naming a row of tenant 2 is answered exactly as a missing one, on an update and a bulk update', async () => {
+        await sameAsMissing(404, (id) => t().http.patch('/api/article/1', { author_id: Number(id) }, ann));
+        await sameAsMissing(404, (id) =>
+          t().http.patch(`/api/article?${q(everyTitle)}`, { author_id: Number(id) }, ann),
+        );
+      });
+    });
+
     describe('update of one object', () => {
       it('updates its own article (PATCH and PUT); another member of the tenant may not (403)', async () => {
         const mine = await t().http.patch('/api/article/1', { title: 'renamed' }, ann);

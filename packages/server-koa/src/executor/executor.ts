@@ -20,7 +20,7 @@ import {
   type Statement,
 } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
-import { isPoolTimeout } from '../database-errors.js';
+import { databaseError, isPoolTimeout } from '../database-errors.js';
 import { InsertedRows } from './inserted-rows.js';
 import { keyValue } from './keys.js';
 import { NewRowRelations, newRowRead, withEmptyLinkage } from './new-row-relations.js';
@@ -233,9 +233,35 @@ export class Executor {
 
   async create(trx: Knex, op: Op<'create'>): Promise<OperationResult> {
     const write = this.rules ? this.rules.write('create', op.collection, op.write) : op.write;
+    await this.targetsReadable(trx, op.collection, write.values);
     const key = await this.writer.create(trx, op.collection, write, op.id);
     await this.verify(trx, 'create', op.collection, [key]);
     return { kind: 'resource', resource: await this.shown(trx, op.collection, String(key), op.query), created: true };
+  }
+
+  /**
+   * Under write rules, a foreign key written as a column must name a row the caller can read: one it cannot
+   * is answered exactly as one that does not exist (the database's own 404 for a missing related row), or
+   * the write's outcome would tell which ids another tenant holds.
+   */
+  private async targetsReadable(trx: Knex, collection: CollectionSchema, values: Readonly<Record<string, unknown>>) {
+    if (!this.rules) return;
+    for (const rel of collection.model.relationships.values()) {
+      const join = rel.join;
+      if (join.kind !== 'belongs-to') continue;
+      const value = values[join.ownColumn];
+      if (value === null || value === undefined) continue;
+      const target = this.compiler.registry.models.get(rel.target)!;
+      const byValue: Filter = {
+        kind: 'compare',
+        field: { relations: [], column: join.targetColumn },
+        op: 'eq',
+        value: value as ScalarValue,
+      };
+      if ((await this.exec(trx, this.compiler.keys(target, byValue))).length === 0) {
+        throw databaseError('foreign-key-missing');
+      }
+    }
   }
 
   /**
@@ -277,6 +303,7 @@ export class Executor {
     const key = before.rows[0]!.values[op.collection.model.key];
     await this.permitted(trx, op.collection, key, 'update');
     const write = this.rules ? this.rules.write('update', op.collection, op.write) : op.write;
+    await this.targetsReadable(trx, op.collection, write.values);
     await this.writer.update(trx, op.collection, key, write);
     await this.verify(trx, 'update', op.collection, [key]);
     return { kind: 'resource', resource: await this.shown(trx, op.collection, op.id, op.query) };
@@ -286,6 +313,7 @@ export class Executor {
     const model = op.collection.model;
     // Under write rules only the rows the caller may update are selected, and counted.
     const values = this.rules ? this.rules.values(op.collection, op.values) : op.values;
+    await this.targetsReadable(trx, op.collection, values);
     const keys = await this.exec(trx, this.compiler.keys(model, op.filter, this.rules ? 'update' : 'read'));
     for (let i = 0; i < keys.length; i += 500) {
       if (Object.keys(values).length) await this.exec(trx, this.compiler.update(model, keys.slice(i, i + 500), values));
