@@ -1,8 +1,7 @@
-import type { CatalogueConfig } from '@colapi/catalogue';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { jsonErrorOffset } from './json-error-offset.js';
-import { ConfigError, validateConfig } from './validate-config.js';
+import { ConfigError, validateConfig, type ColapiConfig } from './validate-config.js';
 
 /** The file read when `--config` is not given, in the working directory; its absence means no configuration. */
 export const DEFAULT_CONFIG_FILE = 'colapi.config.json';
@@ -12,7 +11,7 @@ export const DEFAULT_CONFIG_FILE = 'colapi.config.json';
  * working directory when there is one, else an empty configuration. Errors name the file, and the line and
  * column of a JSON syntax error.
  */
-export function loadConfig(file: string | undefined, cwd = process.cwd()): { config: CatalogueConfig; file?: string } {
+export function loadConfig(file: string | undefined, cwd = process.cwd()): { config: ColapiConfig; file?: string } {
   const path = resolve(cwd, file ?? DEFAULT_CONFIG_FILE);
   if (file === undefined && !existsSync(path)) return { config: {} };
   let text: string;

@@ -5,7 +5,6 @@ import {
   readCatalogue,
   registryFromCatalogue,
   type Catalogue,
-  type CatalogueConfig,
 } from '@colapi/catalogue';
 import type { Registry } from '@colapi/schema';
 import { createApi, type ApiOptions } from '@colapi/server-koa';
@@ -19,8 +18,9 @@ import {
 } from '@colapi/sql-compiler';
 import Koa from 'koa';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkAccess, type ServedAccess } from './check-access.js';
 import { wireFormat } from './formats.js';
-import { ConfigError } from './validate-config.js';
+import { ConfigError, type ColapiConfig } from './validate-config.js';
 
 /** The database could not be reached or read; the message is one line fit for a user. */
 export class DatabaseUnavailable extends Error {
@@ -32,9 +32,12 @@ export interface GenerationSettings {
   readonly format: string;
   /** The schema asked for on the command line; else the configuration's; else the reader's default. */
   readonly schema?: string;
-  readonly config: CatalogueConfig;
+  /** The catalogue's settings, and `auth` with `roles` for access control (without them, none). */
+  readonly config: ColapiConfig;
   /** How errors of the configuration name it, e.g. its file; default `configuration`. */
   readonly configSource?: string;
+  /** Under access control, told of what createApi audits, one JSON line at a time. */
+  readonly audit?: (line: string) => void;
   /** Extra connection settings (tests: a small pool). */
   readonly connect?: ConnectOptions;
   /** Extra createApi options (tests: hooks, limits). */
@@ -50,6 +53,8 @@ export interface GenerationSettings {
 export interface Generation {
   readonly registry: Registry;
   readonly warnings: readonly string[];
+  /** The configuration's `auth` and `roles`, checked against this registry; undefined without them. */
+  readonly access?: ServedAccess;
   readonly database: Database;
   /** The schema read (PostgreSQL) or database name (MariaDB/MySQL); undefined for SQLite. */
   readonly schema?: string;
@@ -75,26 +80,30 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
   try {
     const catalogue = await read(database, settings.databaseUrl, schema);
     const { registry, warnings } = fromCatalogue(catalogue, settings);
+    const access = checkAccess(settings.config, registry, settings.configSource ?? 'configuration', settings.audit);
     const format = wireFormat(settings.format);
+    const api = createApi({
+      registry,
+      database,
+      format,
+      serverTiming: true,
+      ...(access ? { access: access.options } : {}),
+      ...(settings.onUnexpectedError ? { onUnexpectedError: settings.onUnexpectedError } : {}),
+      ...settings.api,
+    });
     const app = new Koa();
     app.use(browsableApi());
     app.use(
       openApiRoute('/api/openapi.json', registry, {
         format,
         title: `colapi: ${catalogue.schema ?? redactUrl(settings.databaseUrl)}`,
+        // Under access rules, each caller's document shows what its role may see (401/403 as the API would).
+        ...(api.describeFor ? { describeFor: api.describeFor } : {}),
       }),
     );
-    const api = createApi({
-      registry,
-      database,
-      format,
-      serverTiming: true,
-      ...(settings.onUnexpectedError ? { onUnexpectedError: settings.onUnexpectedError } : {}),
-      ...settings.api,
-    });
     app.use(api);
     await api.ready;
-    return servedGeneration(app, database, registry, warnings, catalogue.schema);
+    return servedGeneration(app, database, registry, warnings, catalogue.schema, access);
   } catch (error) {
     await disconnect(database).catch(() => undefined);
     throw error;
@@ -128,6 +137,7 @@ function servedGeneration(
   registry: Registry,
   warnings: readonly string[],
   schema: string | undefined,
+  access: ServedAccess | undefined,
 ): Generation {
   const handler = app.callback();
   let inFlight = 0;
@@ -139,6 +149,7 @@ function servedGeneration(
   return {
     registry,
     warnings,
+    ...(access ? { access } : {}),
     database,
     ...(schema === undefined ? {} : { schema }),
     handle(req, res) {

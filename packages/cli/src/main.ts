@@ -4,6 +4,7 @@ import { HELP, parseArguments, UsageError, type ServeArguments } from './argumen
 import { DEFAULT_CONFIG_FILE, loadConfig } from './config-file.js';
 import { DatabaseUnavailable, type Generation } from './generation.js';
 import { serveCatalogue, type CatalogueServer } from './serve.js';
+import { developmentToken } from './token.js';
 import { ConfigError } from './validate-config.js';
 
 export interface Output {
@@ -14,14 +15,18 @@ export interface Output {
 const STD: Output = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) };
 
 /**
- * `colapi …`: answers the exit code for a command that ends by itself (help, a mistake, a failed start), or
- * undefined once the server runs (it then ends on SIGTERM or SIGINT).
+ * `colapi …`: answers the exit code for a command that ends by itself (help, a token, a mistake, a failed
+ * start), or undefined once the server runs (it then ends on SIGTERM or SIGINT).
  */
 export async function main(argv: readonly string[], out: Output = STD): Promise<number | undefined> {
   try {
     const args = parseArguments(argv);
     if (args.command === 'help') {
       out.stdout(`${HELP}\n`);
+      return 0;
+    }
+    if (args.command === 'token') {
+      out.stdout(`${await developmentToken(args)}\n`);
       return 0;
     }
     // A signal during the start would otherwise end the process: it is kept, and answered once serving.
@@ -50,6 +55,8 @@ async function start(args: ServeArguments, out: Output): Promise<CatalogueServer
     ...(args.schema === undefined ? {} : { schema: args.schema }),
     config: readConfig,
     configSource: args.config ?? DEFAULT_CONFIG_FILE,
+    // One JSON line per audited request (@colapi/auth's auditLine: never the token).
+    audit: (line) => out.stderr(`${line}\n`),
     onUnexpectedError: (error) =>
       out.stderr(
         `colapi: a request failed with 500: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
@@ -60,6 +67,7 @@ async function start(args: ServeArguments, out: Output): Promise<CatalogueServer
   const chosen = catalogueReader(g.database.dialect.name).defaultSchema !== undefined;
   const where = `${redactUrl(args.databaseUrl)}${chosen && g.schema !== undefined ? ` (schema ${g.schema})` : ''}`;
   out.stderr(`colapi: serving ${summary(g)} of ${where} in ${args.format}\n`);
+  out.stderr(`${accessLine(g)}\n`);
   for (const w of g.warnings) out.stderr(`warning: ${w}\n`);
   out.stdout(`listening on ${running.origin}\n`);
   out.stderr(
@@ -73,11 +81,23 @@ function summary(g: Generation): string {
   return `${names.length} collection${names.length === 1 ? '' : 's'} (${names.join(', ')})`;
 }
 
+/** Who may ask: said at start and after each reload, since a reload may add or remove the rules. */
+function accessLine(g: Generation): string {
+  if (!g.access)
+    return `colapi: no auth in the configuration: every client has the database role's full access (add auth and roles to restrict it)`;
+  const roles = [...g.access.policy.roles];
+  const anonymous = g.access.auth.anonymous;
+  return `colapi: access rules for role${roles.length === 1 ? '' : 's'} ${roles.join(', ') || '(none)'}; a request without a token ${
+    anonymous === undefined ? 'is refused (401)' : `acts as ${anonymous}`
+  }`;
+}
+
 function handleSignals(running: CatalogueServer, out: Output): void {
   process.on('SIGHUP', () => {
     out.stderr('colapi: SIGHUP: reading the configuration and the catalogue again\n');
     running.reload().then(
       (g) => {
+        out.stderr(`${accessLine(g)}\n`);
         for (const w of g.warnings) out.stderr(`warning: ${w}\n`);
         out.stdout(`reloaded: ${summary(g)}\n`);
       },

@@ -1,9 +1,9 @@
-import type { CatalogueConfig } from '@colapi/catalogue';
 import { answerClientErrors, closeGracefully } from '@colapi/server-koa';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openGeneration, type Generation, type GenerationSettings } from './generation.js';
+import type { ColapiConfig } from './validate-config.js';
 
 export interface ServeOptions extends Omit<GenerationSettings, 'config' | 'format'> {
   /** Default `jsonapi`. */
@@ -12,8 +12,11 @@ export interface ServeOptions extends Omit<GenerationSettings, 'config' | 'forma
   readonly port?: number;
   /** Default 127.0.0.1. */
   readonly host?: string;
-  /** The configuration, or a function that reads it: called again on every reload (the CLI rereads its file). */
-  readonly config?: CatalogueConfig | (() => CatalogueConfig);
+  /**
+   * The configuration, or a function that reads it: called again on every reload (the CLI rereads its
+   * file). With `auth` and `roles`, the API is under access control (createApi's `access`).
+   */
+  readonly config?: ColapiConfig | (() => ColapiConfig);
 }
 
 export interface CatalogueServer {

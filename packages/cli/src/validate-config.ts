@@ -1,9 +1,21 @@
+import { AuthConfigError, validateAuthConfig } from '@colapi/auth';
 import type { CatalogueConfig } from '@colapi/catalogue';
 import { COLUMN_TYPES, HTTP_METHODS } from '@colapi/schema';
 
 /** A configuration file that is not what `colapi serve` reads; the message names the file and the place in it. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+/**
+ * What a configuration file holds: the catalogue's settings, and access control's `auth` and `roles`, both
+ * or neither. `auth` and `roles` are kept as written, for createApi's `access`: `auth` has passed
+ * @colapi/auth's validateAuthConfig; `roles` is an object keyed by role, whose rules are checked against
+ * the collections served (`checkAccess`), which only the catalogue tells.
+ */
+export interface ColapiConfig extends CatalogueConfig {
+  readonly auth?: unknown;
+  readonly roles?: Readonly<Record<string, unknown>>;
 }
 
 type Check = (value: unknown, path: string) => void;
@@ -83,19 +95,54 @@ const root = shape({
   schema: string,
   expose: listOf(string),
   tables: mapOf(table),
+  // Checked whole by @colapi/auth below, with its own paths.
+  auth: () => undefined,
+  // Each role's rules need the collections served: checked when the catalogue has been read.
+  roles: (v, path) => {
+    if (!isObject(v)) fail(path, `must be an object keyed by role name, not ${JSON.stringify(v)}`);
+  },
 });
 
 /** Checks the parsed JSON of a configuration file against what `colapi serve` reads. */
-export function validateConfig(value: unknown, source: string): CatalogueConfig {
+export function validateConfig(value: unknown, source: string): ColapiConfig {
   try {
     root(value, source);
+    accessSettings(value as ColapiConfig, source);
   } catch (error) {
     // The root's own path is the file; the places under it read `file: tables.person.…`.
     if (error instanceof ConfigError) throw new ConfigError(error.message.replace(`${source}.`, `${source}: `));
     throw error;
   }
-  const { $schema: _ignored, ...config } = value as CatalogueConfig & { $schema?: string };
+  const { $schema: _ignored, ...config } = value as ColapiConfig & { $schema?: string };
   return config;
+}
+
+/** `auth` and `roles` come together; `auth` is whole, and its anonymous role has rules. */
+function accessSettings(config: ColapiConfig, source: string): void {
+  if (config.auth === undefined && config.roles === undefined) return;
+  if (config.auth === undefined)
+    fail(
+      `${source}.roles`,
+      'access rules need "auth" beside them, to tell which role a request acts as (add "auth", or remove "roles")',
+    );
+  if (config.roles === undefined)
+    fail(
+      `${source}.auth`,
+      'needs "roles" beside it: a role without rules may do nothing, so every request would be refused (add "roles", or remove "auth")',
+    );
+  let anonymous: string | undefined;
+  try {
+    ({ anonymous } = validateAuthConfig(config.auth, source));
+  } catch (error) {
+    // Its message is already `file: auth.jwt[0].secret: …`.
+    if (error instanceof AuthConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
+  if (anonymous !== undefined && !Object.hasOwn(config.roles!, anonymous))
+    fail(
+      `${source}.auth.anonymous`,
+      `the role ${JSON.stringify(anonymous)} has no rules in roles (known: ${Object.keys(config.roles!).join(', ') || 'none'})`,
+    );
 }
 
 /** The known word nearest to a misspelt one (edit distance at most 3), if any. */

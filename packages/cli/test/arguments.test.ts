@@ -66,9 +66,9 @@ describe('colapi arguments', () => {
   });
 
   it('names each mistake', () => {
-    expect(mistake([])).to.equal('name a command: colapi serve <database-url> (see colapi --help)');
+    expect(mistake([])).to.equal('name a command: colapi serve <database-url>, or colapi token (see colapi --help)');
     expect(mistake(['start', 'sqlite:x'])).to.equal(
-      'unknown command "start"; the command is serve (see colapi --help)',
+      'unknown command "start"; the commands are serve and token (see colapi --help)',
     );
     expect(mistake(['serve'])).to.equal('give the database URL: colapi serve <database-url>');
     expect(mistake(['serve', 'sqlite:x', 'extra'])).to.equal('unexpected argument "extra" after the database URL');
@@ -80,5 +80,57 @@ describe('colapi arguments', () => {
     );
     expect(mistake(['serve', 'sqlite:x', '--format', 'xml'])).to.equal('--format must be jsonapi or legacy; got "xml"');
     expect(mistake(['serve', 'sqlite:x', '--verbose'])).to.match(/^Unknown option '--verbose'.*\(see colapi --help\)$/);
+    expect(mistake(['serve', 'sqlite:x', '--role', 'member'])).to.equal(
+      '--role is an option of colapi token, not of colapi serve',
+    );
+  });
+
+  it('reads token with its options and defaults', () => {
+    expect(
+      parseArguments(
+        ['token', '--role', 'member', '--claim', 'tenant=1', '--claim', 'code=007', '--claim', 'admin=false'],
+        {},
+        '/here',
+      ),
+    ).to.deep.equal({
+      command: 'token',
+      role: 'member',
+      claims: { tenant: 1, code: '007', admin: false },
+      expires: '1h',
+      cwd: '/here',
+    });
+    expect(
+      parseArguments(['token', '--config', 'c.json', '--role', 'r', '--sub', 'u1', '--expires', '30m'], {}, '/here'),
+    ).to.deep.equal({
+      command: 'token',
+      role: 'r',
+      sub: 'u1',
+      claims: {},
+      expires: '30m',
+      config: 'c.json',
+      cwd: '/here',
+    });
+    const own = parseArguments(['token', '--role', 'r', '--claim', '__proto__=1'], {}, '/') as { claims: object };
+    expect(Object.getPrototypeOf(own.claims)).to.equal(Object.prototype);
+    expect(Object.hasOwn(own.claims, '__proto__')).to.equal(true);
+  });
+
+  it('names each mistake of token', () => {
+    expect(mistake(['token'])).to.equal('give the role of the token: --role NAME');
+    expect(mistake(['token', 'sqlite:x', '--role', 'r'])).to.equal(
+      'unexpected argument "sqlite:x": colapi token takes options only',
+    );
+    expect(mistake(['token', '--role', 'r', '--port', '1'])).to.equal(
+      '--port is an option of colapi serve, not of colapi token',
+    );
+    expect(mistake(['token', '--role', 'r', '--claim', '=1'])).to.equal(
+      '--claim "=1" is not a claim: write name=value',
+    );
+    expect(mistake(['token', '--role', 'r', '--claim', 'a=1', '--claim', 'a=2'])).to.equal('--claim a is given twice');
+    expect(mistake(['token', '--role', 'r', '--sub', ''])).to.equal('--sub must not be empty');
+    for (const expires of ['0h', '1.5h', '90', '1w', '1 h'])
+      expect(mistake(['token', '--role', 'r', '--expires', expires])).to.equal(
+        `--expires must be a whole number and s, m, h or d, such as 3600s, 30m, 1h or 7d; got "${expires}"`,
+      );
   });
 });

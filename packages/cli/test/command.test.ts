@@ -18,7 +18,17 @@ describe('colapi (the command)', function () {
     child.stdout.on('data', (d) => (out += String(d)));
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code).to.equal(0);
-    for (const word of ['colapi serve <database-url>', '--format', '--port', '--schema', '--config', 'SIGHUP'])
+    for (const word of [
+      'colapi serve <database-url>',
+      '--format',
+      '--port',
+      '--schema',
+      '--config',
+      'SIGHUP',
+      'colapi token --role NAME',
+      '--claim NAME=VALUE',
+      '--expires',
+    ])
       expect(out).to.contain(word);
   });
 
@@ -94,6 +104,9 @@ describe('colapi (the command)', function () {
         expect(run.stdout).to.equal(`listening on ${origin}\n`);
         expect(run.stderr).to.contain(
           'colapi: serving 6 collections (author, book, book_summary, category, profile, tag)',
+        );
+        expect(run.stderr).to.contain(
+          "\ncolapi: no auth in the configuration: every client has the database role's full access (add auth and roles to restrict it)\n",
         );
         expect(run.stderr).to.match(/warning: edition: composite primary key \(book_id, number\)/);
         expect(run.stderr).to.match(

@@ -53,7 +53,7 @@ describe('the configuration file', () => {
   it('names the place and the reason of each mistake', () => {
     expect(mistake([])).to.equal('colapi.config.json: must be an object, not []');
     expect(mistake({ table: {} })).to.equal(
-      'colapi.config.json: table: unknown setting (did you mean tables?); known: $schema, schema, expose, tables',
+      'colapi.config.json: table: unknown setting (did you mean tables?); known: $schema, schema, expose, tables, auth, roles',
     );
     expect(mistake({ expose: 'person' })).to.equal('colapi.config.json: expose: must be a list, not "person"');
     expect(mistake({ expose: ['a', 3] })).to.equal('colapi.config.json: expose[1]: must be a non-empty string, not 3');
@@ -68,6 +68,34 @@ describe('the configuration file', () => {
     );
     expect(mistake({ tables: { a: { collections: {} } } })).to.equal(
       'colapi.config.json: tables.a.collections: must be a list, not {}',
+    );
+  });
+
+  const AUTH = { jwt: [{ secret: 'a-secret-of-at-least-thirty-two-characters', algorithms: ['HS256'] }] };
+
+  it('keeps auth and roles as written, for createApi; their rules are checked against the collections later', () => {
+    const config = { tables: {}, auth: { ...AUTH, anonymous: 'anon' }, roles: { anon: { x: { read: true } } } };
+    expect(validateConfig(config, 'colapi.config.json')).to.deep.equal(config);
+  });
+
+  it('wants auth and roles together, auth whole, and rules for its anonymous role', () => {
+    expect(mistake({ roles: {} })).to.equal(
+      'colapi.config.json: roles: access rules need "auth" beside them, to tell which role a request acts as (add "auth", or remove "roles")',
+    );
+    expect(mistake({ auth: AUTH })).to.equal(
+      'colapi.config.json: auth: needs "roles" beside it: a role without rules may do nothing, so every request would be refused (add "roles", or remove "auth")',
+    );
+    expect(mistake({ auth: AUTH, roles: [] })).to.equal(
+      'colapi.config.json: roles: must be an object keyed by role name, not []',
+    );
+    expect(mistake({ auth: { jwt: [{ secret: 'short', algorithms: ['HS256'] }] }, roles: {} })).to.equal(
+      'colapi.config.json: auth.jwt[0].secret: must be at least 32 characters long (it has 5)',
+    );
+    expect(mistake({ auth: { ...AUTH, role_claim: 'r' }, roles: {} })).to.match(
+      /^colapi\.config\.json: auth\.role_claim: unknown setting; known: jwt, roleClaim/,
+    );
+    expect(mistake({ auth: { ...AUTH, anonymous: 'anon' }, roles: { member: {} } })).to.equal(
+      'colapi.config.json: auth.anonymous: the role "anon" has no rules in roles (known: member)',
     );
   });
 
