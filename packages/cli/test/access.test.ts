@@ -290,6 +290,41 @@ describe('colapi serve with auth and roles', function () {
         expect(await sql.knex('project').where({ name: 'epsilon' }).first()).to.equal(undefined);
       });
 
+      it('writes an audit line on standard error for a refusal and for a write, never the token', async () => {
+        /** The audit lines so far (JSON objects on standard error), without their time. */
+        const audited = () =>
+          run!.stderr
+            .split('\n')
+            .filter((l) => l.startsWith('{'))
+            .map((l) => {
+              const { time, ...rest } = JSON.parse(l) as Record<string, unknown>;
+              expect(new Date(time as string).toISOString()).to.equal(time);
+              return rest;
+            });
+        const created = await a.post('/api/project', project({ name: 'zeta' }), { headers: tenant2 });
+        expect(created.status, created.text).to.equal(201);
+        expect((await a.get('/api/person')).status).to.equal(401);
+        const deadline = Date.now() + 5000;
+        while (audited().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(audited()).to.deep.include({
+          sub: null,
+          role: 'member',
+          method: 'POST',
+          collection: 'project',
+          id: created.body.data.id,
+          status: 201,
+        });
+        expect(audited()).to.deep.include({
+          sub: null,
+          role: null,
+          method: 'GET',
+          collection: 'person',
+          id: null,
+          status: 401,
+        });
+        for (const t of [tenant1, tenant2]) expect(run!.stderr).not.to.contain(t.authorization!.slice(7));
+      });
+
       it('applies changed rules to the next request after SIGHUP', async () => {
         write({ auth: AUTH, roles: ROLES_WITH_TAGS });
         run!.child.kill('SIGHUP');
