@@ -166,7 +166,9 @@ export function createApi(options: ApiOptions): ApiMiddleware {
       response = format.encodeErrors(head, e.status, [e]);
     }
     access?.audit(head, response, seen.caller);
-    if (timer) response = withHeaders(response, { 'server-timing': timer.header() });
+    // A request refused before its first stage ended (a bad token, a wrong URL) has no timing to tell.
+    const timing = timer?.header();
+    if (timing) response = withHeaders(response, { 'server-timing': timing });
     // A hook is given the document as objects, parsed only if it reads them.
     if (options.onResponse) {
       const shown = readableResponse(response);
