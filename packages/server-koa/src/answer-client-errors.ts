@@ -18,9 +18,19 @@ const STATUS_LINES: Readonly<Record<string, string>> = {
  * curl reports "connection reset" after the 431, and Node 24's http client reports only ECONNRESET.
  */
 export function answerClientErrors(server: Server, lingerMs = 2_000): Server {
+  // Connections with an answer under way: a keep-alive connection between answers may be told, one in the
+  // middle of an answer may not (its bytes would mix with the answer's).
+  const answering = new WeakSet<object>();
+  server.on('request', (request, response) => {
+    const socket = request.socket;
+    answering.add(socket);
+    const done = () => answering.delete(socket);
+    response.once('finish', done);
+    response.once('close', done);
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // Nothing can be said on a connection that is gone, or in the middle of an answer already begun.
-    if (!socket.writable || socket.bytesWritten > 0 || error.code === 'ECONNRESET') {
+    if (!socket.writable || answering.has(socket) || error.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }

@@ -52,6 +52,21 @@ describe('answerClientErrors', () => {
     expect(status).to.equal(431);
   });
 
+  it('answers on a keep-alive connection that has served requests before', async () => {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (d) => (text += String(d)));
+    const closed = new Promise<string | undefined>((resolve) => {
+      socket.on('error', (e: NodeJS.ErrnoException) => resolve(e.code));
+      socket.on('close', () => resolve(undefined));
+    });
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    while (!text.endsWith('ok')) await new Promise((resolve) => setTimeout(resolve, 5));
+    socket.write(`GET /${'a'.repeat(70_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(await closed).to.equal(undefined);
+    expect(text).to.match(/ok(HTTP\/1\.1 431 Request Header Fields Too Large\r\n[\s\S]*)$/);
+  });
+
   it('answers a malformed head with 400', async () => {
     const r = await raw(port, 'GET / HTTP/1.1\r\nHost x\r\n\r\n');
     expect(r.text).to.match(/^HTTP\/1\.1 400 Bad Request\r\n/);
