@@ -4,6 +4,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { benchDatabase } from './database.js';
 import { sizesAt } from './dataset.js';
+import { benchAuthorization } from './access-rules.js';
 import { ensureFloor, startFloor } from './floor.js';
 import { runGrowth } from './growth.js';
 import { loadRun, median, summarise, type LoadSettings, type RunResult } from './load.js';
@@ -126,8 +127,10 @@ async function main(): Promise<void> {
   if (o.growth) return runGrowth(o, log);
   if (o.topology) return runTopology(o, log);
   const started = Date.now();
-  const scenarios = selectScenarios(o.only);
-  const floor = o.baseline === 'floor' ? ensureFloor(ROOT, log) : undefined;
+  // The access variant sends its token with every request: the server without access control ignores it.
+  const authorization = o.access ? await benchAuthorization() : undefined;
+  const scenarios = selectScenarios(o.only).map((s) => (authorization ? { ...s, headers: { authorization } } : s));
+  const floor = o.baseline === 'floor' && !o.access ? ensureFloor(ROOT, log) : undefined;
   const url = await benchDatabase(o.db, 'colapi_bench');
   await seedBenchData(url, 1, log);
   const db = connect(url, { pool: { min: 0, max: 1 } });
@@ -141,12 +144,20 @@ async function main(): Promise<void> {
   let scaled: ScalingResult[] | undefined;
   try {
     await reset();
-    const target = await startTarget({ url, pool: o.pool, ...(o.cpuProf ? { cpuProf: o.cpuProf } : {}), log });
+    const target = await startTarget({
+      url,
+      pool: o.pool,
+      ...(o.cpuProf ? { cpuProf: o.cpuProf } : {}),
+      ...(o.access ? { env: { BENCH_ACCESS: '1' } } : {}),
+      log,
+    });
     let baseline: ServerProcess | undefined;
     try {
-      baseline = floor
-        ? await startFloor(floor, url, BASELINE_PORT, o.pool, log)
-        : await startBaseline(url, o.pool, log);
+      baseline = o.access
+        ? await startTarget({ url, pool: o.pool, port: BASELINE_PORT, name: 'no-auth', log })
+        : floor
+          ? await startFloor(floor, url, BASELINE_PORT, o.pool, log)
+          : await startBaseline(url, o.pool, log);
       let checked = 0;
       for (const s of scenarios) checked += await verifyScenario(s, target.origin, baseline.origin, { reset });
       log(`both servers answer the ${scenarios.length} scenarios with equal documents (${checked} requests compared)`);
@@ -156,7 +167,8 @@ async function main(): Promise<void> {
       await target.stop();
       await baseline?.stop();
     }
-    scaled = o.scaleWorkers > 1 && !o.cpuProf ? await scaling(url, results, scenarios, o, reset) : undefined;
+    scaled =
+      o.scaleWorkers > 1 && !o.cpuProf && !o.access ? await scaling(url, results, scenarios, o, reset) : undefined;
     await reset();
   } finally {
     await db.knex.destroy();
@@ -168,7 +180,11 @@ async function main(): Promise<void> {
   const profile = o.cpuProf ? summariseProfile(o.cpuProf) : undefined;
   const report: BenchReport = {
     db: o.db,
-    baseline: floor ? `floor (${floor}/floor-server.mjs)` : 'own (bench/src/baseline)',
+    baseline: o.access
+      ? 'the same target without access control (the target: bench/src/access-rules.ts)'
+      : floor
+        ? `floor (${floor}/floor-server.mjs)`
+        : 'own (bench/src/baseline)',
     date: new Date().toISOString(),
     node: process.version,
     cpus: cpus().length,

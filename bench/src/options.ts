@@ -40,10 +40,16 @@ export interface BenchOptions {
   readonly replicaUrls?: readonly string[];
   /** Cluster workers of both targets of the topology comparison. */
   readonly workers: number;
+  /**
+   * The access variant: the target under an HS256 token and a tenant rule on every collection, against the
+   * same target without access control (bench/src/access-rules.ts), instead of against the floor.
+   */
+  readonly access: boolean;
 }
 
 const USAGE = `pnpm bench [--db postgres|mysql|sqlite] [--baseline floor|own] [--pool n] [--duration s] [--connections n]
            [--rounds n] [--warmup s] [--only name,name] [--scale-workers n|0] [--growth [--growth-scale n]] [--cpu-prof dir] [--out file]
+       pnpm bench --access [--db postgres|mysql|sqlite] [--rounds n] [--duration s] [--only name,name] [--out file]
        pnpm bench --topology [--workers n] [--primary-url url] [--pooler-url url|none] [--replica-urls url,url|none]
            [--duration s] [--connections n] [--rounds n] [--warmup s] [--only name,name] [--out file]`;
 
@@ -69,6 +75,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     poolerUrl: undefined as string | undefined,
     replicaUrls: undefined as string[] | undefined,
     workers: 2,
+    access: false,
   };
   const number = (name: string, v: string | undefined, min: number) => {
     const n = Number(v);
@@ -103,6 +110,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     else if (a === '--cpu-prof') o.cpuProf = value();
     else if (a === '--out') o.out = value();
     else if (a === '--topology') o.topology = true;
+    else if (a === '--access') o.access = true;
     else if (a === '--primary-url') o.primaryUrl = value();
     else if (a === '--pooler-url') o.poolerUrl = value();
     else if (a === '--replica-urls')

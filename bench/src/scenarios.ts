@@ -26,6 +26,8 @@ export interface Scenario {
    * of the same publishtime to the server (about 60 articles share each of the dataset's 840 times).
    */
   readonly tiesBy?: string;
+  /** Headers every request carries besides the media types (the access variant's Authorization). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export const JSONAPI = 'application/vnd.api+json';
@@ -155,7 +157,9 @@ export function allVariants(s: Scenario): BenchRequest[] | undefined {
 }
 
 export function headersOf(s: Scenario): Record<string, string> {
-  return s.method === 'GET' ? { accept: JSONAPI } : { accept: JSONAPI, 'content-type': JSONAPI };
+  const media: Record<string, string> =
+    s.method === 'GET' ? { accept: JSONAPI } : { accept: JSONAPI, 'content-type': JSONAPI };
+  return s.headers ? { ...s.headers, ...media } : media;
 }
 
 export function selectScenarios(only: readonly string[]): Scenario[] {

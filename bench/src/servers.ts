@@ -17,6 +17,9 @@ export interface TargetStart {
   readonly cpuProf?: string;
   /** Another server script with the target's interface (the growth variant); default the conformance target. */
   readonly script?: string;
+  /** Where it listens and what it is called; default the target's port and `target`. */
+  readonly port?: number;
+  readonly name?: string;
   readonly env?: Record<string, string>;
   readonly log: (line: string) => void;
 }
@@ -30,7 +33,7 @@ export interface TargetStart {
 export function startTarget(o: TargetStart): Promise<ServerProcess> {
   const env = {
     DATABASE_URL: o.url,
-    PORT: String(TARGET_PORT),
+    PORT: String(o.port ?? TARGET_PORT),
     API_FORMAT: 'jsonapi',
     POOL_SIZE: o.pool ? String(o.pool) : '',
     ...o.env,
@@ -40,12 +43,12 @@ export function startTarget(o: TargetStart): Promise<ServerProcess> {
   const prof = o.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${resolve(o.cpuProf)}`] : [];
   const script = o.script ? [...TSX, o.script] : [join(ROOT, 'bench/dist/target/serve.js')];
   return startServer({
-    name: 'target',
+    name: o.name ?? 'target',
     command: process.execPath,
     args: [...prof, ...script, ...workerArgs],
     env,
     cwd: ROOT,
-    port: TARGET_PORT,
+    port: o.port ?? TARGET_PORT,
     log: o.log,
   });
 }

@@ -1,0 +1,27 @@
+import { signDevelopmentToken, validateAuthConfig } from '@colapi/auth';
+import type { AccessOptions } from '@colapi/server-koa';
+
+/**
+ * The access variant (`pnpm bench --access`): an HS256 token and a tenant `where` on every collection, the
+ * tenant read from the token. Every row of the bench's data set is in the tenant (the key is at least the
+ * `from` claim, 1), so both servers answer the same documents; the target pays for everything a tenant rule
+ * costs: the token's verification, the role's view, the scope compiled into every table source of every
+ * statement (which is never taken from the shape caches), and the write rules.
+ */
+const SECRET = 'the-bench-secret-of-at-least-thirty-two-characters';
+const AUTH = { jwt: [{ secret: SECRET, algorithms: ['HS256'], audience: 'colapi-bench' }] };
+const tenant = { where: [{ name: 'id', op: '>=', val: { claim: 'from' } }] };
+const ALL = { read: tenant, create: true, update: tenant, delete: tenant, evaluate: true };
+
+export const BENCH_ACCESS: AccessOptions = { auth: AUTH, roles: { member: { '*': ALL } } };
+
+/** The header every request of the access variant carries. */
+export async function benchAuthorization(): Promise<string> {
+  const token = await signDevelopmentToken(validateAuthConfig(AUTH, 'bench'), {
+    role: 'member',
+    sub: 'bench',
+    claims: { from: 1 },
+    expiresIn: '1d',
+  });
+  return `Bearer ${token}`;
+}
