@@ -56,10 +56,25 @@ export function valuesLiteral(columns: readonly ColumnSchema[]): string | undefi
   return `{ ${columns.map((c, i) => `${JSON.stringify(c.name)}: d(c[${i}], raw[${JSON.stringify(c.name)}])`).join(', ')} }`;
 }
 
+/**
+ * Factories of generated code by their source, so that a source is compiled once: a statement built per
+ * request (under row scopes every statement is) asks for the same decoder each time, and a `new Function`
+ * per request cost a compile and kept every copy cold. Bounded, as fieldsets make the sources clients' to
+ * choose; past the bound a source is compiled on each call, as before.
+ */
+const factories = new Map<string, (...args: unknown[]) => unknown>();
+const MAX_FACTORIES = 2_000;
+
 /** `body` as a function of `params`, called with `args`; undefined where code cannot be generated. */
 export function generated<T>(params: readonly string[], body: string, args: readonly unknown[]): T | undefined {
+  const source = `${params.join(',')}\n${body}`;
   try {
-    return new Function(...params, body)(...args) as T;
+    let factory = factories.get(source);
+    if (!factory) {
+      factory = new Function(...params, body) as (...args: unknown[]) => unknown;
+      if (factories.size < MAX_FACTORIES) factories.set(source, factory);
+    }
+    return factory(...args) as T;
   } catch {
     return undefined;
   }

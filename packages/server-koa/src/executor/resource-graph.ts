@@ -67,10 +67,14 @@ function showsAsRead(read: Read, relations: Relations): boolean {
  * document shows is decided here (fieldsets, include paths); which of them come with the rows is the
  * compiler's decision, read from `carried`.
  */
-export class ResourceGraph {
-  /** What a read that gives the collection no fieldset and includes nothing shows (all), once per collection. */
-  private readonly plain = new WeakMap<CollectionSchema, Relations>();
+/**
+ * What a read that gives a collection no fieldset and includes nothing shows (all), once per collection: kept
+ * outside any one graph, as a caller's view of the API makes a graph per request (access control), and the
+ * statements' caches are keyed by these objects.
+ */
+const PLAIN = new WeakMap<CollectionSchema, Relations>();
 
+export class ResourceGraph {
   constructor(
     readonly compiler: SqlCompiler,
     readonly registry: Registry,
@@ -81,8 +85,8 @@ export class ResourceGraph {
     if (query.include.length > 0 || query.fields[collection.name])
       return this.relationsOf(collection, query.fields, includeTree(query.include));
     // Most reads and writes: the same answer every time, so the same object (callers never change one).
-    let relations = this.plain.get(collection);
-    if (!relations) this.plain.set(collection, (relations = this.relationsOf(collection, {}, NO_INCLUDES)));
+    let relations = PLAIN.get(collection);
+    if (!relations) PLAIN.set(collection, (relations = this.relationsOf(collection, {}, NO_INCLUDES)));
     return relations;
   }
 
