@@ -70,7 +70,12 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
       await admin.knex.destroy();
     }
   };
-  await onServer((d, admin) => d.createDatabase!(admin.knex, name), 5000);
+  // A database of this name can only be left by a process that died before dropping it (no living
+  // process shares this one's pid): a killed run's leftovers must not fail the next run that draws its pid.
+  await onServer(async (d, admin) => {
+    await d.dropDatabase!(admin.knex, name);
+    await d.createDatabase!(admin.knex, name);
+  }, 5000);
   const url = new URL(server);
   url.pathname = `/${name}`;
   return {
