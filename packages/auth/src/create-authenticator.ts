@@ -15,6 +15,7 @@ import { readClaim } from './claim-path.js';
 import type { Identity } from './identity.js';
 import { JwksKeySet } from './jwks-key-set.js';
 import { readBearerToken } from './read-bearer-token.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 /** Settings of an {@link Authenticator} that are not part of the `auth` configuration. */
 export interface AuthenticatorOptions {
@@ -44,7 +45,11 @@ interface Verifier {
   readonly config: VerifierConfig;
   readonly key: Uint8Array | KeyObject | JWTVerifyGetKey;
   readonly options: JWTVerifyOptions;
+  /** What the verifier's keys are now: a static key never changes; a JWKS set changes with each fetch, and when stale. */
+  readonly keys: () => unknown;
 }
+
+const STATIC_KEYS = () => 'static';
 
 /**
  * An {@link Authenticator} for checked `auth` settings (see {@link validateAuthConfig}). A token is
@@ -57,6 +62,7 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
     throw new Error(`auth.anonymous: the role ${JSON.stringify(config.anonymous)} is not one of the known roles`);
   const verifiers = config.jwt.map((v) => verifier(v, config, options));
   const accepted = new Set<string>(config.jwt.flatMap((v) => v.algorithms));
+  const verified = new VerifiedTokens(config.clockTolerance);
 
   const identityOf = (claims: JWTPayload): Identity => {
     if (claims.sub !== undefined && typeof claims.sub !== 'string')
@@ -83,10 +89,13 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
           throw new AuthError('missing', 'this API needs a bearer token (Authorization: Bearer <token>)');
         return Object.freeze({ role: config.anonymous, claims: Object.freeze({}), anonymous: true });
       }
+      const known = verified.get(token);
+      if (known) return known;
       const alg = algorithmOf(token, accepted);
       let failure: AuthError | undefined;
       for (const v of verifiers) {
         if (!v.config.algorithms.includes(alg)) continue;
+        const stamp = v.keys();
         let claims: JWTPayload;
         try {
           claims = await verify(token, v);
@@ -94,7 +103,9 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
           failure = worse(failure, authErrorOf(error));
           continue;
         }
-        return identityOf(claims);
+        const identity = identityOf(claims);
+        verified.keep(token, identity, claims.exp, stamp, v.keys);
+        return identity;
       }
       throw failure!;
     },
@@ -102,20 +113,25 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
 }
 
 function verifier(config: VerifierConfig, auth: AuthConfig, options: AuthenticatorOptions): Verifier {
+  const keySet =
+    config.kind === 'jwks'
+      ? new JwksKeySet(config.jwksUrl, {
+          cooldownMs: options.jwksCooldownMs ?? 30_000,
+          maxAgeMs: options.jwksMaxAgeMs ?? 600_000,
+          timeoutMs: options.jwksTimeoutMs ?? 5_000,
+          onError: options.onJwksError,
+        })
+      : undefined;
   const key =
     config.kind === 'secret'
       ? new TextEncoder().encode(config.secret)
       : config.kind === 'publicKey'
         ? createPublicKey(config.publicKey)
-        : new JwksKeySet(config.jwksUrl, {
-            cooldownMs: options.jwksCooldownMs ?? 30_000,
-            maxAgeMs: options.jwksMaxAgeMs ?? 600_000,
-            timeoutMs: options.jwksTimeoutMs ?? 5_000,
-            onError: options.onJwksError,
-          }).getKey;
+        : keySet!.getKey;
   return {
     config,
     key,
+    keys: keySet ? () => keySet.generation : STATIC_KEYS,
     options: {
       algorithms: [...config.algorithms],
       clockTolerance: auth.clockTolerance,

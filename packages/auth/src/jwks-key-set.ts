@@ -26,10 +26,20 @@ export class JwksKeySet {
   #loadedAt = Number.NEGATIVE_INFINITY;
   #attemptedAt = Number.NEGATIVE_INFINITY;
   #pending: Promise<void> | undefined;
+  #fetched = 0;
 
   constructor(url: string, options: JwksKeySetOptions) {
     this.#url = url;
     this.#options = options;
+  }
+
+  /**
+   * Which fetched set the keys are: a number that changes with every fetch, undefined when there is none or
+   * when it is older than `maxAgeMs` (the next verification fetches again). What a verification with one set
+   * found holds only while this stays the same.
+   */
+  get generation(): number | undefined {
+    return this.#keys && Date.now() - this.#loadedAt < this.#options.maxAgeMs ? this.#fetched : undefined;
   }
 
   /** A key resolver for jose's `jwtVerify`. */
@@ -57,6 +67,7 @@ export class JwksKeySet {
         (keys) => {
           this.#keys = keys;
           this.#loadedAt = Date.now();
+          this.#fetched++;
         },
         (error: unknown) => this.#options.onError?.(error, this.#url),
       )
