@@ -51,6 +51,12 @@ export class AccessPolicy {
   /** Scopes that depend on no identity, computed once. */
   readonly #fixed = new Map<CompiledCollection, CollectionScope>();
   readonly #visible = new Map<string, ReadonlySet<string>>();
+  /**
+   * Scopes resolved for one identity, by identity object: the authenticator answers the same object for a
+   * token it verified before, so a client's requests share their filters (and the statements kept for them).
+   * Not for rules with a `where` function, which may answer otherwise each time.
+   */
+  readonly #resolved = new WeakMap<Identity, Map<CompiledCollection, CollectionScope>>();
 
   constructor(rules: ReadonlyMap<string, ReadonlyMap<string, CompiledCollection>>) {
     this.#rules = rules;
@@ -69,7 +75,14 @@ export class AccessPolicy {
   scope(identity: Identity, name: string): CollectionScope | undefined {
     const compiled = this.#rules.get(identity.role)?.get(name);
     if (!compiled) return undefined;
-    return this.#fixed.get(compiled) ?? resolveScope(compiled, identity);
+    const fixed = this.#fixed.get(compiled);
+    if (fixed) return fixed;
+    if (callsFunctions(compiled)) return resolveScope(compiled, identity);
+    let resolved = this.#resolved.get(identity);
+    if (!resolved) this.#resolved.set(identity, (resolved = new Map()));
+    let scope = resolved.get(compiled);
+    if (!scope) resolved.set(compiled, (scope = resolveScope(compiled, identity)));
+    return scope;
   }
 
   /**
@@ -98,6 +111,11 @@ export class AccessPolicy {
 const isStatic = (t: Template | undefined) => t === undefined || t.kind === 'static';
 const isFixedAction = (a: CompiledAction | undefined) =>
   a === undefined || (isStatic(a.where) && isStatic(a.check) && [...a.set.values()].every((s) => s.kind === 'literal'));
+
+const isFunction = (t: Template | undefined) => t?.kind === 'function';
+const callsFunctions = (c: CompiledCollection): boolean =>
+  isFunction(c.read?.where) ||
+  [c.create, c.update, c.delete].some((a) => a !== undefined && (isFunction(a.where) || isFunction(a.check)));
 
 function isFixed(c: CompiledCollection): boolean {
   return isStatic(c.read?.where) && isFixedAction(c.create) && isFixedAction(c.update) && isFixedAction(c.delete);

@@ -63,6 +63,11 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
   const verifiers = config.jwt.map((v) => verifier(v, config, options));
   const accepted = new Set<string>(config.jwt.flatMap((v) => v.algorithms));
   const verified = new VerifiedTokens(config.clockTolerance);
+  // One object for every request without credentials, as a kept token answers one: what is resolved per identity is shared.
+  const anonymous: Identity | undefined =
+    config.anonymous === undefined
+      ? undefined
+      : Object.freeze({ role: config.anonymous, claims: Object.freeze({}), anonymous: true });
 
   const identityOf = (claims: JWTPayload): Identity => {
     if (claims.sub !== undefined && typeof claims.sub !== 'string')
@@ -87,7 +92,7 @@ export function createAuthenticator(config: AuthConfig, options: AuthenticatorOp
       if (token === undefined) {
         if (config.anonymous === undefined)
           throw new AuthError('missing', 'this API needs a bearer token (Authorization: Bearer <token>)');
-        return Object.freeze({ role: config.anonymous, claims: Object.freeze({}), anonymous: true });
+        return anonymous!;
       }
       const known = verified.get(token);
       if (known) return known;

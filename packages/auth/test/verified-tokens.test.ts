@@ -35,7 +35,8 @@ describe('verified tokens are kept for their lifetime, never past it', () => {
   it('keeps nothing of a refused token', async () => {
     const auth = createAuthenticator(validateAuthConfig({ jwt: [{ secret: SECRET, algorithms: ['HS256'] }] }, 't'));
     const token = await signed('another-secret-of-at-least-32-characters!', { role: 'member' });
-    for (let i = 0; i < 3; i++) await expectAuthError(auth.authenticate(bearer(token)), 401, 'invalid_signature', token);
+    for (let i = 0; i < 3; i++)
+      await expectAuthError(auth.authenticate(bearer(token)), 401, 'invalid_signature', token);
   });
 
   describe('VerifiedTokens', () => {

@@ -11,6 +11,7 @@ import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { selectColumns } from './select-columns.js';
 import { mapStatement, statementOf, type Statement } from './statement.js';
 import { isScoped, tableSource } from './table-source.js';
+import { bindTraced, ScopeTrace, ScopeValue, type ScopeRef, type Slot } from './scope-trace.js';
 
 /** A read of a collection: its rows, what it shows of their relationships, where it starts, how it counts. */
 export interface ListRequest {
@@ -63,18 +64,20 @@ function restrict(
  * can be traced to the value it carries: large odd numbers no request sends in these places.
  */
 const STAND_IN = { limit: 1_999_999_973, offset: 1_999_999_979, owner: 1_999_999_993 } as const;
-type Slot = { readonly value: keyof typeof STAND_IN } | { readonly constant: unknown };
+/** The stand-ins in the order of a request's own values (`own` in compileList). */
+const STAND_INS: readonly number[] = [STAND_IN.limit, STAND_IN.offset, STAND_IN.owner];
 
-/** A list plan kept per shape, and where each binding of each of its statements comes from. */
+/** A list plan kept per shape, the scopes it was built under (none outside row scopes), and where each binding of each of its statements comes from. */
 interface Kept {
-  readonly statements: readonly {
-    readonly statement: Statement<Partial<ListAnswer>>;
-    readonly slots: readonly Slot[];
-  }[];
+  readonly refs: readonly ScopeRef[];
+  readonly statements: readonly Statement<Partial<ListAnswer>>[];
+  readonly slots: readonly (readonly Slot[])[];
   readonly carried: ReadonlySet<string>;
 }
 
 const kept: ShapeCaches<Kept> = new WeakMap();
+/** Plans under row scopes, by shape and the scopes' key (ScopeTrace). */
+const keptScoped: ShapeCaches<Kept> = new WeakMap();
 /** Shapes kept per collection: sort, grouping and the relationships shown are the client's choice. */
 const SHAPES_PER_COLLECTION = 200;
 
@@ -99,47 +102,65 @@ function shapeOf(request: ListRequest): string {
  * stand-ins for its page numbers and its owner's key, whose places among the bindings are noted, and then
  * bound again with each request's own. knex builds and compiles a statement for about as much CPU as the
  * rest of a small request; a filter's values may be rewritten on their way to a binding (a like pattern),
- * so reads with one are compiled each time, and so are reads under row scopes, whose filters are the
- * same kind of thing (and whose plan must never be one kept from an unscoped read, nor serve one).
+ * so reads with one are compiled each time. Under row scopes the plan is kept apart, per the scopes' key,
+ * with the scopes' values as bindings too (ScopeTrace): never one kept from an unscoped read, nor serving one.
  */
 export function compileList(ctx: CompileContext, request: ListRequest): ListPlan {
   const { query, scope } = request;
   const numericOwner = scope === undefined || typeof scope.ownerKey === 'number';
   // An estimated total takes statements of its own.
   const estimated = !query.single && (request.total ?? request.collection.total) === 'estimated';
-  if (ctx.scopes || query.filter || !numericOwner || estimated) return buildList(ctx, request);
-  const shapes = shapesOf(kept, ctx.dialect, request.collection);
-  const shape = shapeOf(request);
-  let entry = shapes.get(shape);
-  if (!entry) {
-    const standIn: ListRequest = {
-      ...request,
-      query: {
-        ...query,
-        paging: {
-          offset: query.paging.offset > 0 ? STAND_IN.offset : 0,
-          ...(query.paging.limit !== undefined ? { limit: STAND_IN.limit } : {}),
-        },
+  const scopesKey = ctx.scopes?.key;
+  if ((ctx.scopes && scopesKey === undefined) || query.filter || !numericOwner || estimated)
+    return buildList(ctx, request);
+  const shapes = shapesOf(ctx.scopes ? keptScoped : kept, ctx.dialect, request.collection);
+  const shape = ctx.scopes ? `${shapeOf(request)}\u0000${scopesKey}` : shapeOf(request);
+  const own = [query.paging.limit, query.paging.offset, scope?.ownerKey];
+  const entry = shapes.get(shape);
+  const bound = entry && bindPlan(ctx, entry, own);
+  if (bound) return bound;
+  const standIn: ListRequest = {
+    ...request,
+    query: {
+      ...query,
+      paging: {
+        offset: query.paging.offset > 0 ? STAND_IN.offset : 0,
+        ...(query.paging.limit !== undefined ? { limit: STAND_IN.limit } : {}),
       },
-      ...(scope ? { scope: { ...scope, ownerKey: STAND_IN.owner } } : {}),
-    };
-    const plan = buildList(ctx, standIn);
-    // Each binding is a stand-in or a constant of the shape (no filter values, no estimate: see above).
-    const traced = plan.statements.map((statement) => ({
-      statement,
-      slots: statement.bindings.map((b): Slot => {
-        const value = (Object.keys(STAND_IN) as (keyof typeof STAND_IN)[]).find((k) => STAND_IN[k] === b);
-        return value ? { value } : { constant: b };
+    },
+    ...(scope ? { scope: { ...scope, ownerKey: STAND_IN.owner } } : {}),
+  };
+  const trace = ctx.scopes ? new ScopeTrace() : undefined;
+  const plan = buildList(trace ? { ...ctx, trace } : ctx, standIn);
+  // Each binding is a scope's value, a stand-in or a constant of the shape (no filter values, no estimate: see above).
+  const traced: Kept = {
+    refs: trace?.refs ?? [],
+    statements: plan.statements,
+    slots: plan.statements.map((statement) =>
+      statement.bindings.map((b): Slot => {
+        if (b instanceof ScopeValue) return { scope: b.ref, ordinal: b.ordinal };
+        const i = STAND_INS.indexOf(b as number);
+        return i < 0 ? { constant: b } : { own: i };
       }),
-    }));
-    entry = { statements: traced, carried: plan.carried };
-    if (shapes.size < SHAPES_PER_COLLECTION) shapes.set(shape, entry);
+    ),
+    carried: plan.carried,
+  };
+  if (!trace?.untraceable && (entry || shapes.size < SHAPES_PER_COLLECTION)) shapes.set(shape, traced);
+  return bindPlan(ctx, traced, own)!;
+}
+
+/** A kept plan bound with this request's values, or undefined when its scopes are not this request's. */
+function bindPlan(ctx: CompileContext, entry: Kept, own: readonly unknown[]): ListPlan | undefined {
+  const statements: Statement<Partial<ListAnswer>>[] = [];
+  for (let i = 0; i < entry.statements.length; i++) {
+    const statement = bindTraced(
+      ctx,
+      { statement: entry.statements[i]!, refs: entry.refs, slots: entry.slots[i]! },
+      own,
+    );
+    if (!statement) return undefined;
+    statements.push(statement);
   }
-  const values = { limit: query.paging.limit, offset: query.paging.offset, owner: scope?.ownerKey };
-  const statements = entry.statements.map(({ statement, slots }) => ({
-    ...statement,
-    bindings: slots.map((slot) => ('value' in slot ? values[slot.value] : slot.constant)),
-  }));
   return { statements, carried: entry.carried };
 }
 

@@ -9,6 +9,7 @@ import { selectColumns } from './select-columns.js';
 import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { statementOf, type RowsStatement } from './statement.js';
 import { tableSource } from './table-source.js';
+import { bindTraced, ownInOrder, traceBuild, type Traced } from './scope-trace.js';
 
 /** Statements of reads by key, kept per dialect and model and reused with another key: see compileRow. */
 const kept: ShapeCaches<RowsStatement<ResourceRow | undefined>> = new WeakMap();
@@ -32,15 +33,44 @@ export function compileRow(
   relations: Relations = NO_RELATIONS,
   scope?: Scope,
 ): RowsStatement<ResourceRow | undefined> {
-  if (scope || ctx.scopes) return buildRow(ctx, model, key, relations, scope);
-  const statements = shapesOf(kept, ctx.dialect, model);
+  if (scope) return buildRow(ctx, model, key, relations, scope);
   const shape = `${typeof key} ${relations.shown.map((r) => r.name).join(',')} ${[...relations.included].join(',')}`;
+  if (ctx.scopes) return scopedRow(ctx, model, key, relations, shape);
+  const statements = shapesOf(kept, ctx.dialect, model);
   const statement = statements.get(shape);
   if (statement) return { ...statement, bindings: [key] };
   const built = buildRow(ctx, model, key, relations);
   if (built.bindings.length === 1 && built.bindings[0] === key && statements.size < SHAPES_PER_MODEL)
     statements.set(shape, built);
   return built;
+}
+
+/** Reads by key under row scopes, kept per shape and scopes' key (ScopeTrace). */
+const keptScoped: ShapeCaches<Traced<RowsStatement<ResourceRow | undefined>>> = new WeakMap();
+
+function scopedRow(
+  ctx: CompileContext,
+  model: ModelSchema,
+  key: KeyValue,
+  relations: Relations,
+  shape: string,
+): RowsStatement<ResourceRow | undefined> {
+  const scopesKey = ctx.scopes?.key;
+  if (scopesKey === undefined) return buildRow(ctx, model, key, relations);
+  const statements = shapesOf(keptScoped, ctx.dialect, model);
+  const at = `${shape}\u0000${scopesKey}`;
+  const entry = statements.get(at);
+  const bound = entry && bindTraced(ctx, entry, [key]);
+  if (bound) return bound;
+  const built = traceBuild(
+    ctx,
+    (c) => buildRow(c, model, key, relations),
+    (b) => (b === key ? 0 : undefined),
+    [key],
+    ownInOrder(1),
+  );
+  if (built.traced && (entry || statements.size < SHAPES_PER_MODEL)) statements.set(at, built.traced);
+  return built.statement;
 }
 
 function buildRow(

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Aliases } from './aliases.js';
 import type { Dialect } from './dialect.js';
 import type { RowScopes } from './row-scopes.js';
+import type { ScopeTrace } from './scope-trace.js';
 import { tableSource } from './table-source.js';
 
 export interface CompileContext {
@@ -13,6 +14,8 @@ export interface CompileContext {
   readonly aliases: Aliases;
   /** The caller's row scopes (SqlCompiler.scoped): every table source is restricted to them; none, every row. */
   readonly scopes?: RowScopes;
+  /** Present while a statement under scopes is built to be kept: see ScopeTrace. */
+  readonly trace?: ScopeTrace;
 }
 
 /** The target model of a relationship. */

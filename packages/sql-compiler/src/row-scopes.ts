@@ -18,6 +18,12 @@ import type { CompileContext } from './field-expression.js';
  * answer from what was resolved once per request.
  */
 export interface RowScopes {
+  /**
+   * Groups callers whose scopes likely compile alike (a role's name): statements built under scopes are kept
+   * per shape and this key, with the scopes' values as bindings, and reused only when every scope they were
+   * built with has the same text for the next caller (ScopeTrace). Absent: every statement is built anew.
+   */
+  readonly key?: string;
   /** The rows of `model` that exist for the caller: every FROM, JOIN and subquery over its table reads only these. */
   read(model: ModelSchema): Filter | undefined;
   /** The rows of `model` an UPDATE may change, read's included; absent: read's. */

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
 import type { CompileContext } from './field-expression.js';
 import { rowScope, unscoped, type RowAction } from './row-scopes.js';
+import { placeholders, scopeText, ScopeValue } from './scope-trace.js';
 
 /**
  * The one place where a statement meets the rows of a model's table: `from <table> as <alias>`, restricted
@@ -34,13 +35,36 @@ export function restrictRows(
   alias: string,
   action: RowAction = 'read',
 ): void {
-  const filter = rowScope(ctx, model, action);
-  if (filter) qb.whereRaw('?', [compileFilter(unscoped(ctx), model, alias, filter)]);
+  const filter = scopeOf(ctx, model, action);
+  if (!filter) return;
+  const restriction = compileFilter(unscoped(ctx), model, alias, filter);
+  const trace = ctx.trace;
+  if (trace) {
+    // The scope's values become markers of where they come from (ScopeTrace), in the order they bind.
+    const ref = trace.record(ctx, model, action);
+    const { sql, bindings } = restriction.toSQL();
+    // knex numbers the markers as it numbered the values; a `?` of the text itself (in a quoted name) or
+    // another count than the scope's own text has would misplace them: such a statement is not kept.
+    const traced =
+      placeholders(sql) === bindings.length && bindings.length === scopeText(ctx, model, action).values.length;
+    if (traced) {
+      qb.whereRaw(sql, bindings.map((_, i) => new ScopeValue(ref, i)) as unknown as Knex.RawBinding[]);
+      return;
+    }
+    trace.untraceable = true;
+  }
+  qb.whereRaw('?', [restriction]);
+}
+
+/** The scope of `action` on `model`, recorded when the context traces: whatever the answer, the build depends on it. */
+function scopeOf(ctx: CompileContext, model: ModelSchema, action: RowAction) {
+  if (ctx.trace) ctx.trace.record(ctx, model, action);
+  return rowScope(ctx, model, action);
 }
 
 /** Whether the context restricts the rows of `model` at all: a cached text or a shortcut past its table is then wrong. */
 export function isScoped(ctx: CompileContext, model: ModelSchema): boolean {
-  return rowScope(ctx, model) !== undefined;
+  return scopeOf(ctx, model, 'read') !== undefined;
 }
 
 /**

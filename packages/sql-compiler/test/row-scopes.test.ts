@@ -534,6 +534,67 @@ for (const name of TESTED_DIALECTS) {
         expect((await run(other.row(model('article'), 4)))?.values.id).to.equal(4);
         expect(await run(scoped.row(model('article'), 4))).to.equal(undefined);
       });
+      it('scopes with a key: one statement per shape is kept and bound again with each caller own values', async () => {
+        // Callers of one role (the key) whose scopes differ only in values: tenant 1 and tenant 2.
+        const member = (t: number) => plain.scoped({ key: 'member', read: () => tenant(t) });
+        const request = {
+          collection: collection('article'),
+          query: query({ paging: { offset: 0, limit: 10 } }),
+          relations: showing('article'),
+          total: 'exact' as const,
+        };
+        const rel = relationship('article', 'tags');
+        const statements = (compiler: SqlCompiler) => ({
+          list: compiler.list(request).statements,
+          owned: compiler.list({ ...request, scope: related('person', 4, 'articles') }).statements,
+          row: [compiler.row(model('article'), 4, showing('article'))],
+          related: [compiler.related(rel, [4, 5])],
+          relatedRows: [compiler.related(rel, [4, 5], showing('tag'))],
+        });
+        const first = statements(member(1));
+        const second = statements(member(2));
+        for (const [what, kept] of Object.entries(first)) {
+          const again = second[what as keyof typeof second];
+          expect(texts(again), what).to.equal(texts(kept));
+          // The very statement kept (its decoder is the same function), with other values.
+          expect(
+            again.map((s) => s.decode),
+            what,
+          ).to.deep.equal(kept.map((s) => s.decode));
+          expect(
+            again.map((s) => s.bindings),
+            what,
+          ).to.not.deep.equal(kept.map((s) => s.bindings));
+        }
+        const rows = async (t: number) => ({
+          list: ids((await list(member(t), request)).rows),
+          row: (await run(member(t).row(model('article'), 4, showing('article'))))?.values.id,
+          related: (await run(member(t).related(rel, [4, 5]))).map((r) => r.id),
+        });
+        expect(await rows(2)).to.deep.equal({ list: [4, 5], row: 4, related: ['2'] });
+        expect(await rows(1)).to.deep.equal({ list: [1, 2, 3], row: undefined, related: ['1'] });
+        expect(await rows(2)).to.deep.equal({ list: [4, 5], row: 4, related: ['2'] });
+      });
+
+      it('under one key, a scope of another text (a claim missing, another rule) is never served a kept statement', async () => {
+        const member = (read: (m: { name: string }) => Filter) => plain.scoped({ key: 'member', read });
+        const request = { collection: collection('article'), query: query({}), total: 'exact' as const };
+        const byTenant = member(() => tenant(2));
+        const nothing = member(() => NO_ROW);
+        const titled = member((m) => (m.name === 'Article' ? eq('title', 'Hidden') : tenant(2)));
+        expect(ids((await list(byTenant, request)).rows)).to.deep.equal([4, 5]);
+        expect(ids((await list(nothing, request)).rows)).to.deep.equal([]);
+        expect(texts(nothing.list({ ...request, relations: NO_RELATIONS }).statements)).to.not.equal(
+          texts(byTenant.list({ ...request, relations: NO_RELATIONS }).statements),
+        );
+        expect(await run(nothing.row(model('article'), 4))).to.equal(undefined);
+        expect((await run(byTenant.row(model('article'), 4)))?.values.id).to.equal(4);
+        expect(ids((await list(titled, request)).rows)).to.deep.equal([4]);
+        expect(ids((await list(byTenant, request)).rows)).to.deep.equal([4, 5]);
+        // Only the article scope differs: a row of another model's rule under the same key is not confused either.
+        expect(await run(titled.row(model('article'), 5))).to.equal(undefined);
+        expect((await run(byTenant.row(model('article'), 5)))?.values.id).to.equal(5);
+      });
     });
 
     describe('statements', () => {

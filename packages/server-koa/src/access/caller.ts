@@ -12,12 +12,16 @@ import type { RowScopes } from '@colapi/sql-compiler';
  */
 export class Caller implements RowScopes {
   readonly #scopes = new Map<string, CollectionScope | undefined>();
+  /** Callers of one role share their kept statements (RowScopes.key); each is bound with its own claims. */
+  readonly key: string;
 
   constructor(
     readonly identity: Identity,
     private readonly policy: AccessPolicy,
     private readonly registry: Registry,
-  ) {}
+  ) {
+    this.key = identity.role;
+  }
 
   /** The caller's scope of a collection; undefined when its role has no rule for it. */
   scope(collection: string): CollectionScope | undefined {
