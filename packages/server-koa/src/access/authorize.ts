@@ -1,6 +1,7 @@
 import type { CollectionScope } from '@colapi/access';
-import { ApiError, type Operation } from '@colapi/query-ast';
+import type { Operation } from '@colapi/query-ast';
 import type { Caller } from './caller.js';
+import { forbidden } from './forbidden.js';
 
 type Action = 'read' | 'create' | 'update' | 'delete' | 'evaluate';
 
@@ -32,8 +33,4 @@ export function authorize(caller: Caller, operation: Operation): void {
   if ('scope' in operation && operation.scope && !caller.scope(operation.scope.owner.name)?.read) {
     throw forbidden(`role ${caller.identity.role} may not read ${operation.scope.owner.name}`);
   }
-}
-
-function forbidden(detail: string): ApiError {
-  return new ApiError(403, 'Forbidden', detail);
 }

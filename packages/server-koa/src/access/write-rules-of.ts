@@ -1,12 +1,9 @@
 import { allOf, MISSING_CLAIM, type ActionScope } from '@colapi/access';
-import { ApiError, type Filter, type RelationshipWrite } from '@colapi/query-ast';
+import type { Filter, RelationshipWrite } from '@colapi/query-ast';
 import type { CollectionSchema } from '@colapi/schema';
 import type { WriteAction, WriteRules } from '../executor/write-rules.js';
 import type { Caller } from './caller.js';
-
-function forbidden(detail: string, pointer?: string): ApiError {
-  return new ApiError(403, 'Forbidden', detail, pointer ? { pointer } : undefined);
-}
+import { forbidden } from './forbidden.js';
 
 /** A write into another resource through a relationship (a nested create, update or delete). */
 function nested(change: RelationshipWrite): boolean {
