@@ -4,7 +4,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { benchDatabase } from './database.js';
 import { sizesAt } from './dataset.js';
-import { benchAuthorization } from './access-rules.js';
+import { benchAuthorization, NATIVE_ROLE_SQL } from './access-rules.js';
 import { ensureFloor, startFloor } from './floor.js';
 import { runGrowth } from './growth.js';
 import { loadRun, median, summarise, type LoadSettings, type RunResult } from './load.js';
@@ -144,11 +144,12 @@ async function main(): Promise<void> {
   let scaled: ScalingResult[] | undefined;
   try {
     await reset();
+    if (o.native) for (const sql of NATIVE_ROLE_SQL) await db.knex.raw(sql);
     const target = await startTarget({
       url,
       pool: o.pool,
       ...(o.cpuProf ? { cpuProf: o.cpuProf } : {}),
-      ...(o.access ? { env: { BENCH_ACCESS: '1' } } : {}),
+      ...(o.access ? { env: { BENCH_ACCESS: o.native ? 'native' : '1' } } : {}),
       log,
     });
     let baseline: ServerProcess | undefined;
@@ -181,7 +182,7 @@ async function main(): Promise<void> {
   const report: BenchReport = {
     db: o.db,
     baseline: o.access
-      ? 'the same target without access control (the target: bench/src/access-rules.ts)'
+      ? `the same target without access control (the target: bench/src/access-rules.ts${o.native ? ', native mode' : ''})`
       : floor
         ? `floor (${floor}/floor-server.mjs)`
         : 'own (bench/src/baseline)',

@@ -45,11 +45,16 @@ export interface BenchOptions {
    * same target without access control (bench/src/access-rules.ts), instead of against the floor.
    */
   readonly access: boolean;
+  /**
+   * With --access: PostgreSQL's native mode (`auth.databaseRoles`) as well, each request in a transaction that
+   * first sets the role and the claims (the bench's role `member` is created and granted the tables).
+   */
+  readonly native: boolean;
 }
 
 const USAGE = `pnpm bench [--db postgres|mysql|sqlite] [--baseline floor|own] [--pool n] [--duration s] [--connections n]
            [--rounds n] [--warmup s] [--only name,name] [--scale-workers n|0] [--growth [--growth-scale n]] [--cpu-prof dir] [--out file]
-       pnpm bench --access [--db postgres|mysql|sqlite] [--rounds n] [--duration s] [--only name,name] [--out file]
+       pnpm bench --access [--native] [--db postgres|mysql|sqlite] [--rounds n] [--duration s] [--only name,name] [--out file]
        pnpm bench --topology [--workers n] [--primary-url url] [--pooler-url url|none] [--replica-urls url,url|none]
            [--duration s] [--connections n] [--rounds n] [--warmup s] [--only name,name] [--out file]`;
 
@@ -76,6 +81,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     replicaUrls: undefined as string[] | undefined,
     workers: 2,
     access: false,
+    native: false,
   };
   const number = (name: string, v: string | undefined, min: number) => {
     const n = Number(v);
@@ -111,6 +117,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     else if (a === '--out') o.out = value();
     else if (a === '--topology') o.topology = true;
     else if (a === '--access') o.access = true;
+    else if (a === '--native') o.native = true;
     else if (a === '--primary-url') o.primaryUrl = value();
     else if (a === '--pooler-url') o.poolerUrl = value();
     else if (a === '--replica-urls')
@@ -126,6 +133,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   if (o.duration > 120) throw new Error('--duration is at most 120 seconds');
   if (o.topology && (o.db !== 'postgres' || o.growth || o.cpuProf))
     throw new Error(`--topology measures PostgreSQL alone, without --growth or --cpu-prof\n${USAGE}`);
+  if (o.native && (!o.access || o.db !== 'postgres'))
+    throw new Error(`--native is a variant of --access, on PostgreSQL only\n${USAGE}`);
   if (!Number.isInteger(o.workers) || o.workers > 64) throw new Error('--workers is a whole number up to 64');
   const baseline = o.baseline ?? (o.db === 'sqlite' ? 'own' : 'floor');
   if (baseline === 'floor' && o.db === 'sqlite')

@@ -2,7 +2,7 @@ import { runPrimary, workersOption } from '@colapi/server-koa';
 import { connect } from '@colapi/sql-compiler';
 import { createTables, startConformanceTarget } from '@colapi/test-fixtures';
 import cluster from 'node:cluster';
-import { BENCH_ACCESS } from '../access-rules.js';
+import { BENCH_ACCESS, BENCH_ACCESS_NATIVE } from '../access-rules.js';
 
 /**
  * The conformance target as test-fixtures/src/serve.ts starts it (the same compiled startConformanceTarget,
@@ -42,6 +42,7 @@ if (cluster.isPrimary && workers > 1) {
     connect: { log, ...pool },
     api: {
       ...(process.env.BENCH_ACCESS === '1' ? { access: BENCH_ACCESS } : {}),
+      ...(process.env.BENCH_ACCESS === 'native' ? { access: BENCH_ACCESS_NATIVE } : {}),
       onUnexpectedError: (e: unknown) =>
         process.stderr.write(
           `${JSON.stringify({ level: 'error', msg: 'request failed with 500', cause: e instanceof Error ? `${e.name}: ${e.message}` : String(e) })}\n`,
