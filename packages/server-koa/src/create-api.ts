@@ -20,7 +20,7 @@ import type { RoleView } from './access/role-view.js';
 import type { ApiOptions } from './api-options.js';
 import { Executor } from './executor/executor.js';
 import { retryBudget } from './executor/retry-budget.js';
-import { hooksFor, runOperation } from './hooks.js';
+import { hasHooks, runOperation } from './hooks.js';
 import { jsonpCallback, wrapJsonp } from './jsonp.js';
 import { readsFromPrimary } from './read-from.js';
 import { ROUTES } from './routes.js';
@@ -130,7 +130,7 @@ export function createApi(options: ApiOptions): ApiMiddleware {
       (db) => runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => run.run(op, db)),
       // Hooks run inside the write's transaction, so a hooked write always has one; so does a write under
       // access rules, whose checks run in it before COMMIT.
-      hooksFor(options.hooks, decoded).length > 0 || caller !== undefined,
+      hasHooks(options.hooks, decoded) || caller !== undefined,
       readsFromPrimary(request),
     );
     timer?.lap('query');

@@ -46,6 +46,11 @@ export function hooksFor(table: HookTable | undefined, operation: Operation): Op
   return applicable(table, operation).map((a) => a.hooks);
 }
 
+/** Whether any hook applies to the operation, without making the list (this runs on every request). */
+export function hasHooks(table: HookTable | undefined, operation: Operation): boolean {
+  return table !== undefined && applicable(table, operation).length > 0;
+}
+
 function applicable(table: HookTable | undefined, operation: Operation): Applicable[] {
   if (!table) return [];
   const out: Applicable[] = [];

@@ -3,7 +3,7 @@ import { defineModel, Registry } from '@colapi/schema';
 import { ApiError, emptyReadQuery, type Operation, type OperationResult } from '@colapi/query-ast';
 import type { HttpRequest } from '@colapi/wire-format';
 import type { HookContext, HookTable, OperationHooks } from '../src/index.js';
-import { hooksFor, runOperation } from '../src/hooks.js';
+import { hasHooks, hooksFor, runOperation } from '../src/hooks.js';
 
 const model = (name: string, table: string) =>
   defineModel({
@@ -66,6 +66,15 @@ describe('hooksFor', () => {
     expect(found[2]).to.equal(sk);
     expect(found[3]).to.equal(ss);
     expect(hooksFor(table, { kind: 'delete', collection: article, id: '1' })).to.have.ordered.members([ss]);
+  });
+});
+
+describe('hasHooks', () => {
+  it('tells whether hooksFor would find any', () => {
+    expect(hasHooks(undefined, list)).to.equal(false);
+    expect(hasHooks({ article: { list: {} } }, list)).to.equal(false);
+    expect(hasHooks({ person: { list: {} } }, list)).to.equal(true);
+    expect(hasHooks({ '*': { '*': {} } } as HookTable, list)).to.equal(true);
   });
 });
 

@@ -34,7 +34,7 @@ export function compileRow(
   scope?: Scope,
 ): RowsStatement<ResourceRow | undefined> {
   if (scope) return buildRow(ctx, model, key, relations, scope);
-  const shape = `${typeof key} ${relations.shown.map((r) => r.name).join(',')} ${[...relations.included].join(',')}`;
+  const shape = `${typeof key} ${relationsShape(relations)}`;
   if (ctx.scopes) return scopedRow(ctx, model, key, relations, shape);
   const statements = shapesOf(kept, ctx.dialect, model);
   const statement = statements.get(shape);
@@ -43,6 +43,17 @@ export function compileRow(
   if (built.bindings.length === 1 && built.bindings[0] === key && statements.size < SHAPES_PER_MODEL)
     statements.set(shape, built);
   return built;
+}
+
+/** The relationships part of a shape, made once per Relations object (the resource graph reuses them per collection). */
+const relationsShapes = new WeakMap<Relations, string>();
+function relationsShape(relations: Relations): string {
+  let shape = relationsShapes.get(relations);
+  if (shape === undefined) {
+    shape = `${relations.shown.map((r) => r.name).join(',')} ${[...relations.included].join(',')}`;
+    relationsShapes.set(relations, shape);
+  }
+  return shape;
 }
 
 /** Reads by key under row scopes, kept per shape and scopes' key (ScopeTrace). */

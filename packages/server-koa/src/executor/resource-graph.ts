@@ -134,11 +134,15 @@ export class ResourceGraph {
     relations: Relations,
     query: Shape,
   ): ResourceNode[] | Promise<ResourceNode[]> {
+    // Built by push, not map: on V8 13.6 (Node 24) the callers reading map's array were deoptimised once map
+    // itself was optimised (the array comes back with another map), and ran slower for thousands of requests more.
+    const nodes: MutableNode[] = [];
     if (showsAsRead(read, relations)) {
       // Nothing to attach: each row's linkage is the node's (read-only from here on).
-      return read.rows.map((r) => this.node(collection, r, r.linkage as Map<string, Linkage>));
+      for (const r of read.rows) nodes.push(this.node(collection, r, r.linkage as Map<string, Linkage>));
+      return nodes;
     }
-    const nodes = read.rows.map((r) => this.node(collection, r));
+    for (const r of read.rows) nodes.push(this.node(collection, r));
     const loading = this.attach(db, nodes, read.carried, relations, query.fields, includeTree(query.include));
     return loading ? loading.then(() => nodes) : nodes;
   }
