@@ -225,6 +225,15 @@ describeEachDatabase('Format A: function evaluation (GET /api/eval/<collection>)
       });
     }
 
+    it('says that evaluation is off, not that the collection is missing, for a collection without it', async () => {
+      const off = await t().http.get(`/api/eval/comment?${functions([['count', 'id']])}`);
+      expectError(off, 404);
+      expect(JSON.stringify(off.body)).to.include('evaluation is off for the collection \\"comment\\"');
+      const missing = await t().http.get(`/api/eval/nothing?${functions([['count', 'id']])}`);
+      expectError(missing, 404);
+      expect(JSON.stringify(missing.body)).to.include('there is no collection named \\"nothing\\"');
+    });
+
     it('a method other than GET: 405 with Allow', async () => {
       const res = await t().http.post(`/api/eval/person?${functions([['count', 'id']])}`, { data: [] });
       expectError(res, 405);

@@ -153,8 +153,9 @@ describeEachDatabase(
         'comment',
         q({ functions: [{ name: 'count', field: 'id' }] }),
         404,
-        /no collection/,
+        /evaluation is off for the collection "comment"/,
       ],
+      ['an unknown collection', 'nothing', q({ functions: [{ name: 'count', field: 'id' }] }), 404, /no collection/],
     ];
     for (const [name, collection, query, status, message] of REFUSED) {
       it(`refuses ${name} (${status})`, async () =>

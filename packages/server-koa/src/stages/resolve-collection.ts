@@ -15,10 +15,10 @@ export interface Target {
 export function resolveCollection(registry: Registry, format: WireFormat, route: Route, path: string): Target {
   if (route.collection === '') throw ApiError.notFound(`no resource lives at ${path}`);
   const collection = registry.collection(route.collection);
-  if (!collection || (route.evaluate && !collection.allowFunctions)) {
-    throw ApiError.notFound(
-      `there is no collection ${route.evaluate ? 'with functions ' : ''}named "${route.collection}"`,
-    );
+  if (!collection) throw ApiError.notFound(`there is no collection named "${route.collection}"`);
+  // Said apart from a missing collection: the collection exists (its own URL answers), evaluation does not.
+  if (route.evaluate && !collection.allowFunctions) {
+    throw ApiError.notFound(`evaluation is off for the collection "${route.collection}" (allow_functions is not set)`);
   }
   return { collection, methods: format.methodsFor(routeKind(route)).filter((m) => collection.methods.has(m)) };
 }
