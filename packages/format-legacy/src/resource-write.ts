@@ -148,8 +148,11 @@ export function relationshipWrite(
     const op = operationOf(value, rel, pointer);
     if (op === 'remove') return toOneRemoval(value.remove, rel, target, ctx, `${pointer}/remove`, depth);
     if (op === 'add') {
-      const added = Array.isArray(value.add) && value.add.length === 1 ? value.add[0] : value.add;
-      return { mode: 'set', target: relatedRef(added, target, ctx, `${pointer}/add`, depth, false) };
+      // The specification's table gives a to-one `add` an object; a list of one was taken too, undocumented,
+      // and a list is what a to-many relation takes: refused, as each ambiguity is.
+      if (Array.isArray(value.add))
+        throw bad(`${rel.name} is a to-one relationship: {"add": …} takes one object, not a list`, `${pointer}/add`);
+      return { mode: 'set', target: relatedRef(value.add, target, ctx, `${pointer}/add`, depth, false) };
     }
     return { mode: 'set', target: relatedRef(value, target, ctx, pointer, depth, false) };
   }

@@ -100,11 +100,19 @@ describe('Format B relationship operations in a body', () => {
   });
 
   describe('a to-one relation', () => {
-    it('is set by an object, {add: object} or {add: [object]}', () => {
+    it('is set by an object or {add: object}', () => {
       const set = { author: { mode: 'set', target: existing('7') } };
       expect(relationships('PATCH', '/api/article/3', { author: { id: 7 } })).to.deep.equal(set);
       expect(relationships('PATCH', '/api/article/3', { author: { add: { id: 7 } } })).to.deep.equal(set);
-      expect(relationships('PATCH', '/api/article/3', { author: { add: [{ id: 7 }] } })).to.deep.equal(set);
+    });
+
+    it('refuses a list in its add, of one element too, naming the place', () => {
+      for (const add of [[{ id: 7 }], [], [{ id: 7 }, { id: 8 }]]) {
+        expect(() => relationships('PATCH', '/api/article/3', { author: { add } }))
+          .to.throw(/takes one object, not a list/)
+          .with.property('source')
+          .that.deep.equals({ pointer: '/author/add' });
+      }
     });
 
     it('is set to a new instance by an object without id', () => {
