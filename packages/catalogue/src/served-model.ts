@@ -46,7 +46,12 @@ function chooseKey(
   }
   const unique = table.uniques.find((u) => u.length === 1 && byName.get(u[0]!)?.nullable === false);
   if (unique) return unique[0];
-  if (table.kind === 'view' && byName.has('id')) return 'id';
+  if (table.kind === 'view') {
+    // A view declares no key: a column named id, in any letter case (Sakila's views say ID), stands for one.
+    if (byName.has('id')) return 'id';
+    const ids = table.columns.filter((c) => c.name.toLowerCase() === 'id');
+    if (ids.length === 1) return ids[0]!.name;
+  }
   warn(
     `${table.kind === 'view' ? 'a view without an id column' : 'no primary key nor unique not-null column'}: left out (name a unique column as tables.${table.name}.key to serve it)`,
   );

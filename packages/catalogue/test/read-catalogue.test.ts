@@ -133,6 +133,21 @@ for (const kind of testedKinds()) {
       expect(warnings.filter((w) => w.startsWith('book_tag'))).to.deep.equal([]);
     });
 
+    if (kind === 'postgres') {
+      it('reads a key by its key columns only, not the columns an index INCLUDEs (Pagila actor)', async () => {
+        await database.knex.raw(
+          'create table stocked (id integer, code text not null, note text, constraint stocked_pkey primary key (id) include (note), constraint stocked_code unique (code) include (note, id))',
+        );
+        try {
+          const t = (await readCatalogue(database)).tables.find((x) => x.name === 'stocked')!;
+          expect(t.primaryKey).to.deep.equal(['id']);
+          expect(t.uniques).to.deep.include(['code']);
+        } finally {
+          await database.knex.raw('drop table stocked');
+        }
+      });
+    }
+
     it('reads a table added later (what a reload sees)', async () => {
       await database.knex.raw('create table shelf (id integer primary key, label varchar(20))');
       const again = await readCatalogue(database);

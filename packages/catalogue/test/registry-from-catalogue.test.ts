@@ -169,6 +169,19 @@ describe('registryFromCatalogue', () => {
       expect(c.model.columns.get('id')!.nullable).to.equal(false);
     });
 
+    it('serves a view by its ID column in any letter case, and by none when two of them differ only in case', () => {
+      const upper: CatalogueTable = {
+        ...table('staff_list', ['ID:integer', 'name:string']),
+        kind: 'view',
+        primaryKey: [],
+      };
+      expect(registryFromCatalogue(catalogue(upper)).registry.collection('staff_list')!.model.key).to.equal('ID');
+      const both: CatalogueTable = { ...table('twice', ['Id:integer', 'ID:integer']), kind: 'view', primaryKey: [] };
+      const { registry, warnings } = registryFromCatalogue(catalogue(both));
+      expect(registry.collection('twice')).to.equal(undefined);
+      expect(warnings.join('\n')).to.include('twice: a view without an id column');
+    });
+
     it('leaves out a table whose key has no type of the project, or one that cannot address a resource', () => {
       const blobKey = table('blobbed', ['id:', 'x:integer']);
       const jsonKey = table('jsoned', ['id:json!']);

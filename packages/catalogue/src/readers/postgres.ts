@@ -51,17 +51,19 @@ const COLUMNS = `
 const names = (
   relation: string,
   numbers: string,
+  first = '',
 ) => `(select json_agg(a.attname order by k.i) from unnest(${numbers}) with ordinality k(n, i)
-    join pg_catalog.pg_attribute a on a.attrelid = ${relation} and a.attnum = k.n)`;
+    join pg_catalog.pg_attribute a on a.attrelid = ${relation} and a.attnum = k.n${first ? ` where k.i <= ${first}` : ''})`;
 
 /**
  * Primary keys and unique indexes (a unique constraint makes one; a unique index may stand alone) over plain
- * columns and without a predicate; then foreign keys, with the table they refer to (in the same schema only:
+ * columns and without a predicate, by their key columns only (`indnkeyatts`: an `INCLUDE` column is carried
+ * by the index, not part of what is unique, as in Pagila's `actor`); then foreign keys, with the table they refer to (in the same schema only:
  * a table of another schema is not served).
  */
 const CONSTRAINTS = `
   select c.relname as "table", case when i.indisprimary then 'primary' else 'unique' end as kind,
-    ${names('i.indrelid', 'i.indkey::int2[]')} as columns, null as target, null as "references", ic.relname as constraint_name
+    ${names('i.indrelid', 'i.indkey::int2[]', 'i.indnkeyatts')} as columns, null as target, null as "references", ic.relname as constraint_name
   from pg_catalog.pg_index i
   join pg_catalog.pg_class c on c.oid = i.indrelid
   join pg_catalog.pg_class ic on ic.oid = i.indexrelid
