@@ -1,7 +1,7 @@
 import { describeEachDatabase } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ACCESS, bearer, MARK, TENANT_DATA, token } from './tenants.js';
+import { ACCESS, bearer, MARK, TENANT_DATA, tampered, token } from './tenants.js';
 
 /**
  * Random callers (either tenant, a token without the tenant claim, the anonymous role, a broken or foreign
@@ -117,7 +117,7 @@ describeEachDatabase(
           : c.kind === 'no-claim'
             ? bearer(tokens['no-claim']!)
             : c.kind === 'broken'
-              ? bearer(`${tokens['1']!.slice(0, -3)}abc`)
+              ? bearer(tampered(tokens['1']!))
               : { headers: {} };
       const rowsOf = async (tenant: '1' | '2') => {
         const knex = t().target.database.knex;

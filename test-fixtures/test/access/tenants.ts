@@ -106,3 +106,13 @@ export function token(role: string, claims: Record<string, string | number | boo
 }
 
 export const bearer = (t: string) => ({ headers: { authorization: `Bearer ${t}` } });
+
+/**
+ * The token with one character of its signature changed: the first, whose six bits are all signature (the
+ * last character of an HS256 signature carries two bits base64url decoders ignore, so changing the end may
+ * change nothing, one token in a thousand).
+ */
+export function tampered(token: string): string {
+  const at = token.lastIndexOf('.') + 1;
+  return `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
+}

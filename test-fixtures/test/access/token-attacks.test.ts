@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AUTH, ROLES } from './tenants.js';
+import { AUTH, ROLES, tampered } from './tenants.js';
 
 /**
  * The token attacks of the JWT literature, over HTTP against a server with an HS256 and an RS256 verifier
@@ -89,8 +89,8 @@ describeEachDatabase(
 
     it('a tampered signature or payload', async () => {
       const token = valid();
-      const [h, p, s] = token.split('.');
-      await refused(`Bearer ${h}.${p}.${s!.slice(0, -2)}${s!.endsWith('AA') ? 'BB' : 'AA'}`);
+      const [h, , s] = token.split('.');
+      await refused(`Bearer ${tampered(token)}`);
       await refused(`Bearer ${h}.${b64(claims({ tenant: 2 }))}.${s}`);
     });
 
