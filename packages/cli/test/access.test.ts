@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { colapi, freePort, line, type Run } from './colapi-process.js';
+import { colapi, freePort, line, type Run, stop } from './colapi-process.js';
 
 /**
  * Two tenants: a person belongs to one (tenant_id), a project too, and has an owner. `tag` is served but
@@ -218,10 +218,7 @@ describe('colapi serve with auth and roles', function () {
         a = new HttpClient(origin!, 'application/vnd.api+json');
       });
       after(async () => {
-        if (run && run.child.exitCode === null) {
-          run.child.kill('SIGTERM');
-          await run.exited;
-        }
+        await stop(run);
         if (sql) await disconnect(sql);
         await db?.drop();
       });

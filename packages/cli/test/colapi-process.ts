@@ -58,3 +58,10 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/** Stops a `colapi` process still running (SIGTERM) and waits for its exit. */
+export async function stop(run: Run | undefined): Promise<void> {
+  if (!run || run.child.exitCode !== null) return;
+  run.child.kill('SIGTERM');
+  await run.exited;
+}

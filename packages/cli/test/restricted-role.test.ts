@@ -11,7 +11,7 @@ import {
   type TestDatabase,
 } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
-import { colapi, freePort, line, type Run } from './colapi-process.js';
+import { colapi, freePort, line, type Run, stop } from './colapi-process.js';
 
 /**
  * The library served to a role of the test's own: author without DELETE, book everything, tag and the join
@@ -74,10 +74,7 @@ for (const kind of testedKinds().filter(hasPrivileges)) {
       a = new HttpClient(origin!, 'application/vnd.api+json');
     });
     after(async () => {
-      if (run && run.child.exitCode === null) {
-        run.child.kill('SIGTERM');
-        await run.exited;
-      }
+      await stop(run);
       await role?.drop();
       await db?.drop();
     });

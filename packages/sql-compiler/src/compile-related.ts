@@ -8,7 +8,7 @@ import { NO_RELATIONS, rowLinkage, type Relations } from './row-linkage.js';
 import { selectColumns } from './select-columns.js';
 import { statementOf, type RowsStatement } from './statement.js';
 import { isScoped, tableSource } from './table-source.js';
-import { bindTraced, ownInOrder, traceBuild, type Traced } from './scope-trace.js';
+import { keptScoped, type Traced } from './scope-trace.js';
 
 /** One target of a relationship, for the owner whose join value is `owner`. */
 export interface RelatedRow {
@@ -24,6 +24,8 @@ const OWNER_COLUMN = '__colapi_owner';
 
 /** Statements kept per dialect and relationship, bound again with other owners: see compileRelated. */
 const kept: ShapeCaches<RowsStatement<RelatedRow[]>> = new WeakMap();
+/** Related reads under row scopes, kept per shape and scopes' key (ScopeTrace). */
+const keptScopedRelated: ShapeCaches<Traced<RowsStatement<RelatedRow[]>>> = new WeakMap();
 /** Shapes kept per relationship: one per number of owners and set of relationships shown. */
 const SHAPES_PER_RELATIONSHIP = 200;
 
@@ -47,7 +49,10 @@ export function compileRelated(
   relations?: Relations,
 ): RowsStatement<RelatedRow[]> {
   const shape = `${ownerValues.length} ${relations ? `${relations.shown.map((r) => r.name).join(',')} ${[...relations.included].join(',')}` : ''}`;
-  if (ctx.scopes) return scopedRelated(ctx, rel, ownerValues, relations, shape);
+  if (ctx.scopes)
+    return keptScoped(ctx, keptScopedRelated, rel, shape, SHAPES_PER_RELATIONSHIP, ownerValues, (c) =>
+      buildRelated(c, rel, ownerValues, relations),
+    );
   const statements = shapesOf(kept, ctx.dialect, rel);
   const statement = statements.get(shape);
   if (statement) return { ...statement, bindings: ownerValues };
@@ -56,37 +61,6 @@ export function compileRelated(
     built.bindings.length === ownerValues.length && built.bindings.every((b, i) => b === ownerValues[i]);
   if (bindsOwners && statements.size < SHAPES_PER_RELATIONSHIP) statements.set(shape, built);
   return built;
-}
-
-/** Related reads under row scopes, kept per shape and scopes' key (ScopeTrace). */
-const keptScoped: ShapeCaches<Traced<RowsStatement<RelatedRow[]>>> = new WeakMap();
-
-function scopedRelated(
-  ctx: CompileContext,
-  rel: RelationshipSchema,
-  ownerValues: readonly unknown[],
-  relations: Relations | undefined,
-  shape: string,
-): RowsStatement<RelatedRow[]> {
-  const scopesKey = ctx.scopes?.key;
-  if (scopesKey === undefined) return buildRelated(ctx, rel, ownerValues, relations);
-  const statements = shapesOf(keptScoped, ctx.dialect, rel);
-  const at = `${shape}\u0000${scopesKey}`;
-  const entry = statements.get(at);
-  const bound = entry && bindTraced(ctx, entry, ownerValues);
-  if (bound) return bound;
-  const built = traceBuild(
-    ctx,
-    (c) => buildRelated(c, rel, ownerValues, relations),
-    (b) => {
-      const i = ownerValues.indexOf(b);
-      return i < 0 ? undefined : i;
-    },
-    ownerValues,
-    ownInOrder(ownerValues.length),
-  );
-  if (built.traced && (entry || statements.size < SHAPES_PER_RELATIONSHIP)) statements.set(at, built.traced);
-  return built.statement;
 }
 
 function buildRelated(

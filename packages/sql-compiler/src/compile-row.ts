@@ -9,10 +9,12 @@ import { selectColumns } from './select-columns.js';
 import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { statementOf, type RowsStatement } from './statement.js';
 import { tableSource } from './table-source.js';
-import { bindTraced, ownInOrder, traceBuild, type Traced } from './scope-trace.js';
+import { keptScoped, type Traced } from './scope-trace.js';
 
 /** Statements of reads by key, kept per dialect and model and reused with another key: see compileRow. */
 const kept: ShapeCaches<RowsStatement<ResourceRow | undefined>> = new WeakMap();
+/** Reads by key under row scopes, kept per shape and scopes' key (ScopeTrace). */
+const keptScopedRows: ShapeCaches<Traced<RowsStatement<ResourceRow | undefined>>> = new WeakMap();
 /** Shapes kept per model: the relationships a read shows are the client's choice (fieldsets, includes). */
 const SHAPES_PER_MODEL = 100;
 
@@ -35,7 +37,10 @@ export function compileRow(
 ): RowsStatement<ResourceRow | undefined> {
   if (scope) return buildRow(ctx, model, key, relations, scope);
   const shape = `${typeof key} ${relationsShape(relations)}`;
-  if (ctx.scopes) return scopedRow(ctx, model, key, relations, shape);
+  if (ctx.scopes)
+    return keptScoped(ctx, keptScopedRows, model, shape, SHAPES_PER_MODEL, [key], (c) =>
+      buildRow(c, model, key, relations),
+    );
   const statements = shapesOf(kept, ctx.dialect, model);
   const statement = statements.get(shape);
   if (statement) return { ...statement, bindings: [key] };
@@ -54,34 +59,6 @@ function relationsShape(relations: Relations): string {
     relationsShapes.set(relations, shape);
   }
   return shape;
-}
-
-/** Reads by key under row scopes, kept per shape and scopes' key (ScopeTrace). */
-const keptScoped: ShapeCaches<Traced<RowsStatement<ResourceRow | undefined>>> = new WeakMap();
-
-function scopedRow(
-  ctx: CompileContext,
-  model: ModelSchema,
-  key: KeyValue,
-  relations: Relations,
-  shape: string,
-): RowsStatement<ResourceRow | undefined> {
-  const scopesKey = ctx.scopes?.key;
-  if (scopesKey === undefined) return buildRow(ctx, model, key, relations);
-  const statements = shapesOf(keptScoped, ctx.dialect, model);
-  const at = `${shape}\u0000${scopesKey}`;
-  const entry = statements.get(at);
-  const bound = entry && bindTraced(ctx, entry, [key]);
-  if (bound) return bound;
-  const built = traceBuild(
-    ctx,
-    (c) => buildRow(c, model, key, relations),
-    (b) => (b === key ? 0 : undefined),
-    [key],
-    ownInOrder(1),
-  );
-  if (built.traced && (entry || statements.size < SHAPES_PER_MODEL)) statements.set(at, built.traced);
-  return built.statement;
 }
 
 function buildRow(

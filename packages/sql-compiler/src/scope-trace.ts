@@ -4,6 +4,7 @@ import { Aliases } from './aliases.js';
 import { compileFilter } from './compile-filter.js';
 import type { Dialect } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
+import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import type { Statement } from './statement.js';
 import { rowScope, type RowAction } from './row-scopes.js';
 
@@ -113,27 +114,38 @@ export interface Traced<S extends Statement<unknown>> {
 }
 
 /**
- * Builds a statement under scopes with a trace, answering it bound for this request and, when it may be kept,
- * its traced form. `ownOf` says which of the request's own values a binding (not a scope's) is, undefined for
- * a constant of the shape; `keeps` may refuse what was found (a path that binds no constants).
+ * A statement under scopes whose only bindings besides the scopes' are the request's `own` values, each once
+ * and in order (a key, the owners' values): kept in `caches` per `owner`, shape and the scopes' key, and bound
+ * again for the next caller whose scopes have the same texts. Built anew, and not kept, when the scopes have
+ * no key, when a build cannot be traced, or past `limit` shapes per owner.
  */
-export function traceBuild<S extends Statement<unknown>>(
+export function keptScoped<S extends Statement<unknown>>(
   ctx: CompileContext,
-  build: (ctx: CompileContext) => S,
-  ownOf: (binding: unknown) => number | undefined,
+  caches: ShapeCaches<Traced<S>>,
+  owner: object,
+  shape: string,
+  limit: number,
   own: readonly unknown[],
-  keeps: (slots: readonly Slot[]) => boolean = () => true,
-): { statement: S; traced?: Traced<S> } {
+  build: (ctx: CompileContext) => S,
+): S {
+  const scopesKey = ctx.scopes?.key;
+  if (scopesKey === undefined) return build(ctx);
+  const statements = shapesOf(caches, ctx.dialect, owner);
+  const at = `${shape}\u0000${scopesKey}`;
+  const entry = statements.get(at);
+  const bound = entry && bindTraced(ctx, entry, own);
+  if (bound) return bound;
   const trace = new ScopeTrace();
   const statement = build({ ...ctx, trace });
   const slots = statement.bindings.map((b): Slot => {
     if (b instanceof ScopeValue) return { scope: b.ref, ordinal: b.ordinal };
-    const i = ownOf(b);
-    return i === undefined ? { constant: b } : { own: i };
+    const i = own.indexOf(b);
+    return i < 0 ? { constant: b } : { own: i };
   });
   const traced: Traced<S> = { statement, refs: trace.refs, slots };
-  const bound = bindTraced(ctx, traced, own)!;
-  return trace.untraceable || !keeps(slots) ? { statement: bound } : { statement: bound, traced };
+  if (!trace.untraceable && ownInOrder(slots, own.length) && (entry || statements.size < limit))
+    statements.set(at, traced);
+  return bindTraced(ctx, traced, own)!;
 }
 
 /** A kept statement bound for this request, or undefined when its scopes are not this request's. */
@@ -150,14 +162,12 @@ export function bindTraced<S extends Statement<unknown>>(
   return { ...traced.statement, bindings };
 }
 
-/** The slots of a path that binds only the request's own values, each once and in order, besides the scopes'. */
-export function ownInOrder(count: number): (slots: readonly Slot[]) => boolean {
-  return (slots) => {
-    let next = 0;
-    for (const slot of slots) {
-      if ('constant' in slot) return false;
-      if ('own' in slot && slot.own !== next++) return false;
-    }
-    return next === count;
-  };
+/** Whether the slots bind no constant and the request's own values each once, in order, besides the scopes'. */
+function ownInOrder(slots: readonly Slot[], count: number): boolean {
+  let next = 0;
+  for (const slot of slots) {
+    if ('constant' in slot) return false;
+    if ('own' in slot && slot.own !== next++) return false;
+  }
+  return next === count;
 }

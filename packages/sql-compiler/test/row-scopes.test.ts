@@ -486,16 +486,18 @@ for (const name of TESTED_DIALECTS) {
     });
 
     describe('caches', () => {
+      // A page of articles showing their relationships, and their tags: shapes every cache keeps.
+      const request = {
+        collection: collection('article'),
+        query: query({ paging: { offset: 0, limit: 10 } }),
+        relations: showing('article'),
+        total: 'exact' as const,
+      };
+      const rel = relationship('article', 'tags');
+
       it('a statement kept from an unscoped read never serves a scoped one, nor the reverse', () => {
         // The scope's comparison (the select lists name the column too).
         const scopeText = /tenant_id["`] = /;
-        const request = {
-          collection: collection('article'),
-          query: query({ paging: { offset: 0, limit: 10 } }),
-          relations: showing('article'),
-          total: 'exact' as const,
-        };
-        const rel = relationship('article', 'tags');
         const fns = [{ name: 'count', column: 'id' }] as const;
         const values = { title: 'New', tenant_id: 1 };
         const compile = (compiler: SqlCompiler) => ({
@@ -537,13 +539,6 @@ for (const name of TESTED_DIALECTS) {
       it('scopes with a key: one statement per shape is kept and bound again with each caller own values', async () => {
         // Callers of one role (the key) whose scopes differ only in values: tenant 1 and tenant 2.
         const member = (t: number) => plain.scoped({ key: 'member', read: () => tenant(t) });
-        const request = {
-          collection: collection('article'),
-          query: query({ paging: { offset: 0, limit: 10 } }),
-          relations: showing('article'),
-          total: 'exact' as const,
-        };
-        const rel = relationship('article', 'tags');
         const statements = (compiler: SqlCompiler) => ({
           list: compiler.list(request).statements,
           owned: compiler.list({ ...request, scope: related('person', 4, 'articles') }).statements,
