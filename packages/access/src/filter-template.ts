@@ -72,6 +72,14 @@ const SENTINELS: Readonly<Record<ColumnType, string | number | boolean>> = Objec
   time: '00:00:00',
   datetime: '2000-01-01T00:00:00',
   inet: '127.0.0.1',
+  uuid: '00000000-0000-0000-0000-000000000000',
+  decimal: '0',
+  binary: '',
+  // An enum's sentinel must be one of its values: parseFilter is given a column whose values it is.
+  enum: 'claim',
+  set: 'claim',
+  datetimetz: '2000-01-01T00:00:00Z',
+  array: 'claim',
 });
 
 /** Filters of rules are trusted configuration: nest and grow far more than a client's. */

@@ -20,13 +20,50 @@ const BY_TYPE: Readonly<Record<ColumnType, JsonSchema>> = Object.freeze({
   },
   interval: { type: 'integer', description: 'A duration in whole seconds.' },
   inet: { type: 'string', description: 'A network address, optionally with a prefix length (10.0.0.0/8).' },
-  json: {},
+  json: { description: 'Any JSON value.' },
+  uuid: { type: 'string', format: 'uuid', examples: ['0b6f2d8e-5a3c-4d1e-9f7a-2c4b6e8d0a1f'] },
+  decimal: {
+    type: 'string',
+    pattern: '^-?\\d+(\\.\\d+)?$',
+    description: 'An exact decimal number, written as a string so that no digit is lost to a double.',
+    examples: ['12.50'],
+  },
+  binary: { type: 'string', contentEncoding: 'base64', description: 'Bytes in base64 (RFC 4648).' },
+  enum: { type: 'string' },
+  set: { type: 'array', items: { type: 'string' }, uniqueItems: true },
+  datetimetz: {
+    type: 'string',
+    format: 'date-time',
+    description: 'A timestamp with a time zone offset; answered in UTC (`Z`).',
+    examples: ['2024-05-31T21:30:00Z'],
+  },
+  array: { type: 'array' },
 });
+
+/** What a column's own description adds to its type's: the values of an enum or a set, an array's items, a decimal's size. */
+function refined(column: ColumnSchema, base: JsonSchema): JsonSchema {
+  switch (column.type) {
+    case 'enum':
+      return { ...base, enum: [...(column.values ?? [])] };
+    case 'set':
+      return { ...base, items: { type: 'string', enum: [...(column.values ?? [])] } };
+    case 'array':
+      return { ...base, items: { ...BY_TYPE[column.items ?? 'string'] } };
+    case 'decimal':
+      return column.precision === undefined
+        ? base
+        : { ...base, description: `${base.description as string} numeric(${column.precision},${column.scale ?? 0}).` };
+    default:
+      return base;
+  }
+}
 
 /** The schema of a column's value as it appears in responses; null is allowed where the column takes it. */
 export function columnSchema(column: ColumnSchema): JsonSchema {
-  const base = { ...BY_TYPE[column.type] };
+  const base = refined(column, { ...BY_TYPE[column.type] });
   if (!column.nullable || base.type === undefined) return base;
+  if (base.enum !== undefined)
+    return { ...base, type: [base.type as string, 'null'], enum: [...(base.enum as unknown[]), null] };
   return { ...base, type: [base.type as string, 'null'] };
 }
 
@@ -38,14 +75,7 @@ export const NOW_VALUES = ['CURRENT_TIMESTAMP', 'CURRENT_DATE', 'LOCALTIMESTAMP'
  * carries the length the server enforces on writes (counted in code points, as JSON Schema counts).
  */
 export function inputSchema(column: ColumnSchema): JsonSchema {
-  // A JSON column is written as text (numbers and booleans become their text); the server refuses objects.
-  const base =
-    column.type === 'json'
-      ? {
-          type: column.nullable ? ['string', 'number', 'boolean', 'null'] : ['string', 'number', 'boolean'],
-          description: 'JSON text.',
-        }
-      : columnSchema(column);
+  const base = columnSchema(column);
   const out =
     column.type === 'string' && column.maxLength !== undefined ? { ...base, maxLength: column.maxLength } : base;
   if (column.type === 'date' || column.type === 'time' || column.type === 'datetime') {

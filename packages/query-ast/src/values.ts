@@ -3,6 +3,17 @@ import { ApiError, type ErrorSource } from './api-error.js';
 import { canonicalInet } from './inet-address.js';
 import type { NowValue, ScalarValue } from './filter.js';
 import { parseDate, parseDateTime, parseTime } from './temporal.js';
+import {
+  checkArray,
+  checkBase64,
+  checkDecimal,
+  checkEnum,
+  checkJson,
+  checkSet,
+  checkTimestampTz,
+  checkUuid,
+  type Checked,
+} from './typed-values.js';
 
 const NOW_NAMES = new Set(['CURRENT_TIMESTAMP', 'CURRENT_DATE', 'LOCALTIMESTAMP']);
 const NUMERIC = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
@@ -86,8 +97,33 @@ export function coerceValue(column: ColumnSchema, value: unknown, ctx: ValueCont
       const canonical = typeof value === 'string' ? canonicalInet(value) : undefined;
       return canonical ?? fail(column, value, 'a network address', ctx);
     }
-    case 'string':
-    case 'json': {
+    case 'uuid':
+      return checked(column, value, checkUuid(value), ctx);
+    case 'decimal':
+      return checked(column, value, checkDecimal(column, value), ctx);
+    case 'binary':
+      return checked(column, value, checkBase64(value), ctx);
+    case 'enum':
+      return checked(column, value, checkEnum(column, value), ctx);
+    case 'set':
+      return checked(column, value, checkSet(column, value), ctx);
+    case 'datetimetz':
+      return checked(column, value, checkTimestampTz(value), ctx);
+    case 'array': {
+      const item = { ...column, type: column.items ?? 'string', nullable: true };
+      const each = (v: unknown): Checked<unknown> => {
+        try {
+          const c = coerceValue(item, v, ctx);
+          return typeof c === 'object' ? { ok: false, expected: 'a value' } : { ok: true, value: c };
+        } catch {
+          return { ok: false, expected: `a ${item.type}` };
+        }
+      };
+      return checked(column, value, checkArray(column.items, value, each), ctx);
+    }
+    case 'json':
+      return checked(column, value, checkJson(value), ctx);
+    case 'string': {
       if (typeof value === 'number' || typeof value === 'boolean') return String(value);
       if (typeof value !== 'string') return fail(column, value, 'a string', ctx);
       // PostgreSQL cannot store NUL in text; refuse it everywhere so every dialect answers alike.
@@ -95,6 +131,10 @@ export function coerceValue(column: ColumnSchema, value: unknown, ctx: ValueCont
       return value;
     }
   }
+}
+
+function checked(column: ColumnSchema, value: unknown, result: Checked<string>, ctx: ValueContext): string {
+  return result.ok ? result.value : fail(column, value, result.expected, ctx);
 }
 
 /** A LIKE pattern: any string, NUL excepted, whose last backslash (the escape character) escapes something. */

@@ -9,7 +9,14 @@ export type ColumnType =
   | 'datetime'
   | 'interval'
   | 'inet'
-  | 'json';
+  | 'json'
+  | 'uuid'
+  | 'decimal'
+  | 'binary'
+  | 'enum'
+  | 'set'
+  | 'datetimetz'
+  | 'array';
 
 export const COLUMN_TYPES: Readonly<Record<ColumnType, true>> = Object.freeze({
   integer: true,
@@ -22,6 +29,13 @@ export const COLUMN_TYPES: Readonly<Record<ColumnType, true>> = Object.freeze({
   interval: true,
   inet: true,
   json: true,
+  uuid: true,
+  decimal: true,
+  binary: true,
+  enum: true,
+  set: true,
+  datetimetz: true,
+  array: true,
 });
 
 export interface ColumnSchema {
@@ -40,6 +54,20 @@ export interface ColumnSchema {
    * on a key column or a column a relationship joins on: those are used by their database names.
    */
   readonly column?: string;
+  /** `enum` and `set`: the values the column takes, in the database's order. */
+  readonly values?: readonly string[];
+  /** `decimal`: the digits it holds in all and after the point, where the column declares them. */
+  readonly precision?: number;
+  readonly scale?: number;
+  /** `array`: the type of its elements. */
+  readonly items?: ColumnType;
+  /** Served and filtered on, never written: a generated column, a `tsvector`. */
+  readonly readOnly?: boolean;
+  /**
+   * PostgreSQL: the column's own type as `format_type` names it, where a value travels as text and is cast to
+   * it (an enum type, a range, a domain, `macaddr`); from the catalogue, never from a client.
+   */
+  readonly sqlType?: string;
 }
 
 /** The name of a column in SQL. */

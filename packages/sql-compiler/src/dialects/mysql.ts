@@ -13,6 +13,13 @@ const DDL: Record<ColumnType, string> = {
   interval: 'bigint',
   inet: 'varchar(64)',
   json: 'json',
+  uuid: 'char(36)',
+  decimal: 'decimal(65,30)',
+  binary: 'longblob',
+  enum: 'varchar(255)',
+  set: 'json',
+  datetimetz: 'timestamp(6)',
+  array: 'json',
 };
 
 const ERRORS: Record<number, ReturnType<Dialect['classifyError']>> = {

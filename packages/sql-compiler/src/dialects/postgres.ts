@@ -51,6 +51,13 @@ const DDL: Record<ColumnType, string> = {
   interval: 'interval',
   inet: 'inet',
   json: 'jsonb',
+  uuid: 'uuid',
+  decimal: 'numeric',
+  binary: 'bytea',
+  enum: 'text',
+  set: 'text[]',
+  datetimetz: 'timestamp with time zone',
+  array: 'text[]',
 };
 
 const ERRORS: Record<string, ReturnType<Dialect['classifyError']>> = {

@@ -16,6 +16,13 @@ const DDL: Record<ColumnType, string> = {
   interval: 'integer',
   inet: 'text',
   json: 'text',
+  uuid: 'text',
+  decimal: 'numeric',
+  binary: 'blob',
+  enum: 'text',
+  set: 'text',
+  datetimetz: 'text',
+  array: 'text',
 };
 
 /** What `integer` holds on PostgreSQL and MariaDB. */
