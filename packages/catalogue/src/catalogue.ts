@@ -20,6 +20,13 @@ export interface CatalogueColumn {
   readonly computed: boolean;
   /** Most characters it holds, from varchar(n) or char(n). */
   readonly maxLength?: number;
+  /** From `numeric(p,s)` or `decimal(p,s)`: the digits it holds in all and after the point. */
+  readonly precision?: number;
+  readonly scale?: number;
+  /** Date and time columns keeping fewer than six fraction digits of a second: how many (`datetime(3)`; MariaDB's `datetime` 0). */
+  readonly fractionDigits?: number;
+  /** SQLite: the text form of the dates and times in its rows, where not the wire's (ColumnSchema.textForm). */
+  readonly textForm?: string;
   /** What the connecting role may do with it; absent where the database has no privileges (SQLite). */
   readonly privileges?: ColumnPrivileges;
 }

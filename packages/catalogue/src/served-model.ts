@@ -135,5 +135,11 @@ function column(c: CatalogueColumn, type: ColumnType, key: string, rename: strin
     ...(type === 'string' && c.maxLength !== undefined ? { maxLength: c.maxLength } : {}),
     ...(c.hasDefault || c.autoIncrement ? { hasDefault: true } : {}),
     ...(rename !== undefined && rename !== c.name ? { column: c.name } : {}),
+    ...(type === 'decimal' && c.precision !== undefined ? { precision: c.precision, scale: c.scale ?? 0 } : {}),
+    ...((type === 'datetime' || type === 'time') && c.fractionDigits !== undefined
+      ? { fractionDigits: c.fractionDigits }
+      : {}),
+    // The form found for the catalogue's type; a column given another type by the configuration has none.
+    ...(type === c.type && c.textForm !== undefined ? { textForm: c.textForm } : {}),
   };
 }

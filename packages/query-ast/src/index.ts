@@ -28,6 +28,7 @@ export { DEFAULT_LIMITS, type QueryLimits } from './limits.js';
 export { coercePattern, coerceValue, shownValue, type ValueContext } from './values.js';
 export { parseKey, type KeyValue, type ParsedKey } from './keys.js';
 export { formatDateTime, formatTime, parseDate, parseDateTime, parseTime } from './temporal.js';
+export { roundFraction } from './round-fraction.js';
 export { parseFilterList, parseFilterObject, parseJsonParameter, type FilterContext } from './parse-filter.js';
 export { pathRelationship, resolveFieldPath, resolveIncludePath } from './field-path.js';
 export type { Linkage, OperationResult, ResourceNode } from './result.js';

@@ -1,5 +1,6 @@
 import type { CollectionSchema } from '@colapi/schema';
 import { ApiError, type ErrorSource } from './api-error.js';
+import { roundFraction } from './round-fraction.js';
 import { coerceValue } from './values.js';
 
 export interface WriteValuesOptions {
@@ -36,7 +37,11 @@ export function decodeWriteValues(
       out[name] = null;
       continue;
     }
-    const coerced = coerceValue(column, value, { source, path: name });
+    let coerced = coerceValue(column, value, { source, path: name });
+    // The digits a column keeps, rounded alike on every database (docs/decisions.md).
+    const timed = column.type === 'datetime' || column.type === 'time';
+    if (timed && column.fractionDigits !== undefined && typeof coerced === 'string')
+      coerced = roundFraction(coerced, column.fractionDigits);
     // Counted in code points, as the databases count characters; a text of no more UTF-16 units than that
     // has no more code points either, and is not counted.
     const max = column.maxLength;

@@ -68,6 +68,17 @@ export interface ColumnSchema {
    * it (an enum type, a range, a domain, `macaddr`); from the catalogue, never from a client.
    */
   readonly sqlType?: string;
+  /**
+   * `datetime` and `time`: the fraction digits of a second the column keeps, where fewer than the wire's six
+   * (MariaDB's `datetime`, `timestamp(0)`); a written value is rounded to them, half up, on every dialect.
+   */
+  readonly fractionDigits?: number;
+  /**
+   * SQLite, `date`, `datetime` and `time`: how the column's rows spell the value as text where not as the wire
+   * does, e.g. `YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DDTHH:MM:SS.SSS` (one `S` per fraction digit always written);
+   * found in its rows by the catalogue. Values are written and compared in it, so that text compares alike.
+   */
+  readonly textForm?: string;
 }
 
 /** The name of a column in SQL. */

@@ -92,8 +92,11 @@ export interface Dialect {
   orderTerm(knex: Knex, expr: Knex.Raw, descending: boolean): Knex.Raw;
   /** A network-address comparison, or undefined when the database has no such operator. */
   networkCompare?(knex: Knex, expr: Knex.Raw, op: BinaryOperator, value: string): Knex.Raw;
-  /** The database's current date, time or timestamp, for a column of the given type. */
-  now(knex: Knex, value: NowValue, type: ColumnType): Knex.Raw;
+  /**
+   * The database's current date, time or timestamp, for a column of the given type; `column`, where there is
+   * one, is the column it is written to or compared with (SQLite writes it in the column's `textForm`).
+   */
+  now(knex: Knex, value: NowValue, type: ColumnType, column?: ColumnSchema): Knex.Raw;
   /** The column type to create for a schema type (used by fixtures and the demo). */
   ddlType(type: ColumnType): string;
   /**

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CatalogueReader, CatalogueTable } from '../catalogue.js';
 import { assembleTables, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
+import { declaredFraction } from './declared-size.js';
 import { postgresType } from './postgres-types.js';
 
 /** node-postgres answers `{ rows }`. */
@@ -92,7 +93,12 @@ export const postgresCatalogue: CatalogueReader = {
       knex.raw(COLUMNS, [schema]).then((r) => rowsOf<PgColumnRow>(r)),
       knex.raw(CONSTRAINTS, [schema, schema]).then((r) => rowsOf<ConstraintRow>(r)),
     ]);
-    const typed: ColumnRow[] = columns.map((c) => ({ ...c, sqlType: c.sql_type, ...postgresType(c.sql_type) }));
+    const typed: ColumnRow[] = columns.map((c) => ({
+      ...c,
+      sqlType: c.sql_type,
+      ...postgresType(c.sql_type),
+      fractionDigits: declaredFraction(c.sql_type, 6),
+    }));
     const out: CatalogueTable[] = assembleTables(tables, typed, constraints);
     return { dialect: 'postgres', schema, tables: out, role };
   },

@@ -4,6 +4,7 @@ import { decodeCommon } from './decode-common.js';
 import { ValueOutOfRange } from '../value-out-of-range.js';
 import { likeToGlob } from '../like-pattern.js';
 import { ENTRY_POINT, interruptExtension, TIMEOUT_FUNCTION } from './sqlite-interrupt.js';
+import { textFormDigits, toTextForm } from '../text-form.js';
 
 const DDL: Record<ColumnType, string> = {
   integer: 'integer',
@@ -155,11 +156,19 @@ export const sqlite: Dialect = {
   },
   writeValue(_knex, column, value) {
     if (column.type === 'boolean' && typeof value === 'boolean') return value ? 1 : 0;
+    if (column.textForm !== undefined && typeof value === 'string')
+      return toTextForm(column.textForm, column.type, value);
     // SQLite stores 64 bits in any integer column; the other databases declare these columns `integer`,
     // 32 bits, and refuse more. Refused here alike, rather than kept on one database only.
     if (column.type === 'integer' && typeof value === 'number' && (value < INT32_MIN || value > INT32_MAX))
       throw new ValueOutOfRange(sqlColumn(column));
     return value;
+  },
+  filterValue(_knex, column, value) {
+    // Dates and times are text: compared in the form the column's rows are written in.
+    return column.textForm !== undefined && typeof value === 'string'
+      ? toTextForm(column.textForm, column.type, value)
+      : value;
   },
   decodeValue(column, raw) {
     const common = decodeCommon(column, raw);
@@ -167,6 +176,9 @@ export const sqlite: Dialect = {
     switch (column.type) {
       case 'boolean':
         return Boolean(raw);
+      case 'date':
+        // A date column whose rows carry a midnight time (`textForm`).
+        return column.textForm === undefined ? raw : String(raw).slice(0, 10);
       default:
         return raw;
     }
@@ -184,12 +196,18 @@ export const sqlite: Dialect = {
     // SQLite already sorts nulls first ascending and last descending.
     return knex.raw(descending ? '? desc' : '? asc', [expr]);
   },
-  now(knex, value, type) {
-    if (type === 'date') return knex.raw("date('now')");
-    if (type === 'time') return knex.raw("time('now')");
-    // Timestamps are ISO text: today's date alone is midnight, as the other databases read a date.
-    if (value.fn === 'CURRENT_DATE') return knex.raw("strftime('%Y-%m-%dT00:00:00', 'now')");
-    return knex.raw("strftime('%Y-%m-%dT%H:%M:%S', 'now')");
+  now(knex, value, type, column) {
+    // Whole seconds, in the column's text form; today's date alone is midnight, as the other databases read a date.
+    const form = column?.textForm ?? { date: 'YYYY-MM-DD', time: 'HH:MM:SS' }[type as string] ?? 'YYYY-MM-DDTHH:MM:SS';
+    const time = type === 'date' || value.fn === 'CURRENT_DATE' ? '00:00:00' : '%H:%M:%S';
+    const digits = textFormDigits(form);
+    const fraction = digits === undefined ? '' : `.${'0'.repeat(digits)}`;
+    const pattern = !form.startsWith('YYYY')
+      ? `${time}${fraction}`
+      : form.includes('HH')
+        ? `%Y-%m-%d${form.charAt(10)}${time}${fraction}`
+        : '%Y-%m-%d';
+    return knex.raw("strftime(?, 'now')", [pattern]);
   },
   keyList(knex, from, key, type) {
     // ORDER BY inside an aggregate needs SQLite 3.44 (better-sqlite3 11 and later bundle newer).
