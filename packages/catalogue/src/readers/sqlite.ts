@@ -35,6 +35,9 @@ interface IndexRow {
   readonly partial: number;
 }
 
+/** A catalogue's name as a SQLite identifier (knex's `??` would read a dot in it as a qualifier). */
+const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
 /** The first rows a column's text form is looked for in, and the values of them it is found from. */
 const SCANNED_ROWS = 1000;
 const SAMPLED_VALUES = 20;
@@ -52,11 +55,16 @@ async function storedForm(
   type: ColumnType | undefined,
 ): Promise<{ textForm?: string; fractionDigits?: number }> {
   if (type !== 'date' && type !== 'datetime' && type !== 'time') return {};
-  const values = await rows<{ v: unknown }>(
-    knex,
-    `select v from (select ?? as v from ?? limit ${SCANNED_ROWS}) where v is not null limit ${SAMPLED_VALUES}`,
-    [column, table],
-  );
+  let values: { v: unknown }[];
+  try {
+    values = await rows<{ v: unknown }>(
+      knex,
+      `select v from (select ${quoted(column)} as v from ${quoted(table)} limit ${SCANNED_ROWS}) where v is not null limit ${SAMPLED_VALUES}`,
+    );
+  } catch {
+    // A view over a table dropped since cannot be read: it is described all the same, as before.
+    values = [];
+  }
   const textForm = textFormOf(
     type,
     values.map((r) => r.v),
