@@ -1,5 +1,18 @@
-import type { ColumnType } from '@colapi/schema';
+import type { ColumnSchema, ColumnType } from '@colapi/schema';
 import type { Knex } from 'knex';
+
+/**
+ * What a type needs besides its kind: an enum's or a set's values, a decimal's precision and scale, an array's
+ * element type, PostgreSQL's own type name for values that travel as text, and whether it can be written.
+ */
+export type TypeDetail = Pick<ColumnSchema, 'values' | 'precision' | 'scale' | 'items' | 'readOnly' | 'sqlType'>;
+
+/** A column's type as a reader maps it. */
+export interface MappedType {
+  readonly type: ColumnType | undefined;
+  readonly maxLength?: number;
+  readonly detail?: TypeDetail;
+}
 
 /** One column as the database's catalogue describes it. */
 export interface CatalogueColumn {
@@ -20,6 +33,8 @@ export interface CatalogueColumn {
   readonly computed: boolean;
   /** Most characters it holds, from varchar(n) or char(n). */
   readonly maxLength?: number;
+  /** What its type needs besides its kind (values, precision, element type…). */
+  readonly detail?: TypeDetail;
   /** What the connecting role may do with it; absent where the database has no privileges (SQLite). */
   readonly privileges?: ColumnPrivileges;
 }

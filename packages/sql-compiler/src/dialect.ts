@@ -92,6 +92,11 @@ export interface Dialect {
   orderTerm(knex: Knex, expr: Knex.Raw, descending: boolean): Knex.Raw;
   /** A network-address comparison, or undefined when the database has no such operator. */
   networkCompare?(knex: Knex, expr: Knex.Raw, op: BinaryOperator, value: string): Knex.Raw;
+  /**
+   * `contains`, `contained_by` or `overlaps` of a list (array, set) or JSON column with a checked value of the
+   * column's type (JSON text, or a set's text); undefined when the database has neither.
+   */
+  containment?(knex: Knex, expr: Knex.Raw, column: ColumnSchema, op: BinaryOperator, value: string): Knex.Raw;
   /** The database's current date, time or timestamp, for a column of the given type. */
   now(knex: Knex, value: NowValue, type: ColumnType): Knex.Raw;
   /** The column type to create for a schema type (used by fixtures and the demo). */

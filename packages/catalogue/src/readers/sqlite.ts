@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { CatalogueReader } from '../catalogue.js';
 import { assembleTables, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
-import { sqliteType } from './sqlite-types.js';
+import { checkedValues, sqliteType } from './sqlite-types.js';
 
 /** better-sqlite3 answers the rows themselves. */
 const rows = async <T>(knex: Knex, sql: string, bindings: readonly string[] = []): Promise<T[]> =>
@@ -55,12 +55,13 @@ export const sqliteCatalogue: CatalogueReader = {
         .map((c) => c.name);
       // INTEGER PRIMARY KEY is the rowid, numbered on insert, except in a WITHOUT ROWID table.
       const rowid = pk.length === 1 && t.type === 'table' && !/without\s+rowid/i.test(t.sql ?? '') ? pk[0] : undefined;
+      const checks = checkedValues(t.sql ?? '');
       for (const c of info) {
         columns.push({
           table: t.name,
           name: c.name,
           sqlType: c.type,
-          ...sqliteType(c.type),
+          ...sqliteType(c.type, checks.get(c.name)),
           nullable: c.notnull === 0 && c.name !== rowid,
           has_default: c.dflt_value !== null,
           auto_increment: c.name === rowid && c.type.toLowerCase() === 'integer',

@@ -1,6 +1,6 @@
 import { sqlColumn, type ColumnType } from '@colapi/schema';
 import type { Dialect } from '../dialect.js';
-import { decodeCommon } from './decode-common.js';
+import { decodeCommon, decodeJsonText } from './decode-common.js';
 import { ValueOutOfRange } from '../value-out-of-range.js';
 import { likeToGlob } from '../like-pattern.js';
 import { ENTRY_POINT, interruptExtension, TIMEOUT_FUNCTION } from './sqlite-interrupt.js';
@@ -159,7 +159,11 @@ export const sqlite: Dialect = {
     // 32 bits, and refuse more. Refused here alike, rather than kept on one database only.
     if (column.type === 'integer' && typeof value === 'number' && (value < INT32_MIN || value > INT32_MAX))
       throw new ValueOutOfRange(sqlColumn(column));
+    if (column.type === 'binary' && typeof value === 'string') return Buffer.from(value, 'base64');
     return value;
+  },
+  filterValue(_knex, column, value) {
+    return column.type === 'binary' && typeof value === 'string' ? Buffer.from(value, 'base64') : value;
   },
   decodeValue(column, raw) {
     const common = decodeCommon(column, raw);
@@ -167,6 +171,8 @@ export const sqlite: Dialect = {
     switch (column.type) {
       case 'boolean':
         return Boolean(raw);
+      case 'json':
+        return decodeJsonText(raw);
       default:
         return raw;
     }
