@@ -21,7 +21,7 @@ const byDate = defineModel({
 });
 
 /** [what the client sent, the key it names or undefined when it names none] */
-const INTEGER_KEYS: [unknown, number | undefined][] = [
+const INTEGER_KEYS: [unknown, number | string | undefined][] = [
   ['1', 1],
   ['0', 0],
   ['-3', -3],
