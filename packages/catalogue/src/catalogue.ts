@@ -1,5 +1,22 @@
-import type { ColumnType } from '@colapi/schema';
+import type { ColumnSchema, ColumnType } from '@colapi/schema';
 import type { Knex } from 'knex';
+
+/**
+ * What a type needs besides its kind: an enum's or a set's values, a decimal's precision and scale, an array's
+ * element type, PostgreSQL's own type name for values that travel as text, whether it can be written, the
+ * fraction digits of a second a date and time column keeps, and SQLite's text form of its dates.
+ */
+export type TypeDetail = Pick<
+  ColumnSchema,
+  'values' | 'precision' | 'scale' | 'items' | 'readOnly' | 'sqlType' | 'fractionDigits' | 'textForm'
+>;
+
+/** A column's type as a reader maps it. */
+export interface MappedType {
+  readonly type: ColumnType | undefined;
+  readonly maxLength?: number;
+  readonly detail?: TypeDetail;
+}
 
 /** One column as the database's catalogue describes it. */
 export interface CatalogueColumn {
@@ -20,13 +37,8 @@ export interface CatalogueColumn {
   readonly computed: boolean;
   /** Most characters it holds, from varchar(n) or char(n). */
   readonly maxLength?: number;
-  /** From `numeric(p,s)` or `decimal(p,s)`: the digits it holds in all and after the point. */
-  readonly precision?: number;
-  readonly scale?: number;
-  /** Date and time columns keeping fewer than six fraction digits of a second: how many (`datetime(3)`; MariaDB's `datetime` 0). */
-  readonly fractionDigits?: number;
-  /** SQLite: the text form of the dates and times in its rows, where not the wire's (ColumnSchema.textForm). */
-  readonly textForm?: string;
+  /** What its type needs besides its kind (values, precision, element type…). */
+  readonly detail?: TypeDetail;
   /** What the connecting role may do with it; absent where the database has no privileges (SQLite). */
   readonly privileges?: ColumnPrivileges;
 }

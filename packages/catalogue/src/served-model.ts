@@ -9,8 +9,16 @@ export interface ServedColumns {
   readonly columns: readonly ColumnSchema[];
 }
 
-/** Types a resource cannot be addressed by: an id is an integer, a text or a canonical date or time. */
-const UNADDRESSABLE: ReadonlySet<ColumnType> = new Set(['number', 'boolean', 'json']);
+/** Types a resource cannot be addressed by: an id is an integer, a text, a UUID or a canonical date or time. */
+const UNADDRESSABLE: ReadonlySet<ColumnType> = new Set([
+  'number',
+  'decimal',
+  'boolean',
+  'json',
+  'binary',
+  'set',
+  'array',
+]);
 
 /** Columns that take part in a foreign key, on either side: they are used by their database names. */
 export function joinColumns(tables: readonly CatalogueTable[]): Set<string> {
@@ -61,7 +69,7 @@ function chooseKey(
 /**
  * The key and the columns a table is served with, following its configuration; undefined, with a warning,
  * when it cannot be served (no key it can be addressed by). Columns of a type the project lacks are left out
- * with a warning, as are computed columns of a table (they cannot be written).
+ * with a warning; computed columns of a table are served read-only.
  */
 export function servedColumns(
   table: CatalogueTable,
@@ -85,12 +93,7 @@ export function servedColumns(
       continue;
     }
     const type = settings.type ?? c.type;
-    const leftOut =
-      type === undefined
-        ? `type ${c.sqlType} is not one colapi supports`
-        : c.computed && table.kind === 'table'
-          ? 'a computed column cannot be written'
-          : undefined;
+    const leftOut = type === undefined ? `type ${c.sqlType} is not one colapi supports` : undefined;
     if (leftOut !== undefined) {
       if (c.name === key) {
         warn(`the key column ${c.name}: ${leftOut}; the table is left out`);
@@ -109,7 +112,7 @@ export function servedColumns(
         `${c.name} is a key or foreign-key column and keeps its name; rename the relationship instead`,
       );
     }
-    columns.push(column(c, type!, key, settings.name));
+    columns.push(column(c, type!, key, settings.name, c.computed && table.kind === 'table'));
   }
   const keyColumn = columns.find((c) => c.name === key)!;
   if (UNADDRESSABLE.has(keyColumn.type)) {
@@ -125,9 +128,19 @@ export function servedColumns(
   return { key, columns };
 }
 
-function column(c: CatalogueColumn, type: ColumnType, key: string, rename: string | undefined): ColumnSchema {
+function column(
+  c: CatalogueColumn,
+  type: ColumnType,
+  key: string,
+  rename: string | undefined,
+  computed: boolean,
+): ColumnSchema {
   const isKey = c.name === key;
+  // A configured type replaces the catalogue's, and the details of its type with it.
+  const detail = type === c.type ? c.detail : undefined;
   return {
+    ...detail,
+    ...(computed ? { readOnly: true } : {}),
     name: rename ?? c.name,
     type,
     nullable: c.nullable && !isKey,
@@ -135,11 +148,5 @@ function column(c: CatalogueColumn, type: ColumnType, key: string, rename: strin
     ...(type === 'string' && c.maxLength !== undefined ? { maxLength: c.maxLength } : {}),
     ...(c.hasDefault || c.autoIncrement ? { hasDefault: true } : {}),
     ...(rename !== undefined && rename !== c.name ? { column: c.name } : {}),
-    ...(type === 'decimal' && c.precision !== undefined ? { precision: c.precision, scale: c.scale ?? 0 } : {}),
-    ...((type === 'datetime' || type === 'time') && c.fractionDigits !== undefined
-      ? { fractionDigits: c.fractionDigits }
-      : {}),
-    // The form found for the catalogue's type; a column given another type by the configuration has none.
-    ...(type === c.type && c.textForm !== undefined ? { textForm: c.textForm } : {}),
   };
 }

@@ -60,8 +60,8 @@ describe('the configuration file', () => {
     expect(mistake({ tables: { a: { hidden: 'yes' } } })).to.equal(
       'colapi.config.json: tables.a.hidden: must be true or false, not "yes"',
     );
-    expect(mistake({ tables: { a: { columns: { x: { type: 'uuid' } } } } })).to.equal(
-      'colapi.config.json: tables.a.columns.x.type: must be one of integer, number, string, boolean, date, time, datetime, interval, inet, json, not "uuid"',
+    expect(mistake({ tables: { a: { columns: { x: { type: 'geometry' } } } } })).to.equal(
+      'colapi.config.json: tables.a.columns.x.type: must be one of integer, number, string, boolean, date, time, datetime, interval, inet, json, uuid, decimal, binary, enum, set, datetimetz, array, not "geometry"',
     );
     expect(mistake({ tables: { a: { collections: [{ methods: ['GET', 'HEAD'] }] } } })).to.equal(
       'colapi.config.json: tables.a.collections[0].methods[1]: must be one of GET, POST, PATCH, PUT, DELETE, not "HEAD"',

@@ -1,4 +1,3 @@
-import type { CatalogueConfig } from '@colapi/catalogue';
 import { connect, disconnect, type Database } from '@colapi/sql-compiler';
 import {
   type DatabaseKind,
@@ -19,9 +18,6 @@ const SCHEMA: Readonly<Record<DatabaseKind, { create: string; text: string }>> =
   },
   sqlite: { create: 'create table price (id integer primary key, amount numeric(10,2))', text: 'cast(amount as text)' },
 };
-
-/** Served as an exact decimal. */
-const CONFIG: CatalogueConfig = { tables: { price: { columns: { amount: { type: 'decimal' } } } } };
 
 for (const kind of testedKinds()) {
   describe(`colapi serve: a NUMERIC(10,2) column holds what it declares, on SQLite too [${kind}]`, function () {
@@ -44,8 +40,8 @@ for (const kind of testedKinds()) {
       db = await testDatabaseOrSkip(this, kind);
       sql = connect(db!.url, { pool: { min: 0, max: 1 } });
       await sql.knex.raw(SCHEMA[kind]!.create);
-      jsonapi = await serveCatalogue({ databaseUrl: db!.url, format: 'jsonapi', config: CONFIG });
-      legacy = await serveCatalogue({ databaseUrl: db!.url, format: 'legacy', config: CONFIG });
+      jsonapi = await serveCatalogue({ databaseUrl: db!.url, format: 'jsonapi' });
+      legacy = await serveCatalogue({ databaseUrl: db!.url, format: 'legacy' });
       a = new HttpClient(jsonapi.origin, 'application/vnd.api+json');
       b = new HttpClient(legacy.origin, 'application/json');
     });
@@ -56,7 +52,7 @@ for (const kind of testedKinds()) {
       await db?.drop();
     });
 
-    it('reads precision and scale from the declared type', () => {
+    it('serves it as an exact decimal with the precision and scale it declares', () => {
       const amount = jsonapi!.current().registry.collection('price')!.model.columns.get('amount')!;
       expect([amount.type, amount.precision, amount.scale]).to.deep.equal(['decimal', 10, 2]);
     });

@@ -505,6 +505,13 @@ describe('parseLegacySearch', () => {
 
 describe('LEGACY_OPERATOR_SPELLINGS', () => {
   const accepted = [
+    // colapi's containment of lists and JSON documents, in both formats (docs/decisions.md).
+    'contains',
+    'cs',
+    'contained_by',
+    'cd',
+    'overlaps',
+    'ov',
     '==',
     'eq',
     'equals',

@@ -20,6 +20,7 @@ export function typeFromJsonSchema(property: JsonSchemaProperty): { type: Column
   else if (format === 'time') type = 'time';
   else if (format === 'date-time') type = 'datetime';
   else if (format === 'ipv4' || format === 'ipv6') type = 'inet';
+  else if (format === 'uuid') type = 'uuid';
   else type = 'string';
   return { type, nullable };
 }
@@ -36,5 +37,6 @@ export function typeFromDatabase(sqlType: string): ColumnType {
   if (/int|serial/.test(t)) return 'integer';
   if (/real|double|float|numeric|decimal/.test(t)) return 'number';
   if (/json/.test(t)) return 'json';
+  if (t === 'uuid') return 'uuid';
   return 'string';
 }

@@ -60,7 +60,7 @@ function refined(column: ColumnSchema, base: JsonSchema): JsonSchema {
 
 /** The schema of a column's value as it appears in responses; null is allowed where the column takes it. */
 export function columnSchema(column: ColumnSchema): JsonSchema {
-  const base = refined(column, { ...BY_TYPE[column.type] });
+  const base = refined(column, { ...BY_TYPE[column.type], ...(column.readOnly ? { readOnly: true } : {}) });
   if (!column.nullable || base.type === undefined) return base;
   if (base.enum !== undefined)
     return { ...base, type: [base.type as string, 'null'], enum: [...(base.enum as unknown[]), null] };

@@ -1,6 +1,7 @@
 export { ApiError, isApiError, type ErrorCode, type ErrorSource } from './api-error.js';
 export {
   ALL_OPERATOR_SPELLINGS,
+  CONTAINMENT_OPERATORS,
   LIKE_OPERATORS,
   LIST_OPERATORS,
   NETWORK_OPERATORS,
@@ -27,6 +28,7 @@ export {
 export { DEFAULT_LIMITS, type QueryLimits } from './limits.js';
 export { coercePattern, coerceValue, shownValue, type ValueContext } from './values.js';
 export { parseKey, type KeyValue, type ParsedKey } from './keys.js';
+export { checkDecimal, checkTimestampTz, inInt64 } from './typed-values.js';
 export { formatDateTime, formatTime, parseDate, parseDateTime, parseTime } from './temporal.js';
 export { roundFraction } from './round-fraction.js';
 export { parseFilterList, parseFilterObject, parseJsonParameter, type FilterContext } from './parse-filter.js';

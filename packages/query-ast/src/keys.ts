@@ -1,14 +1,15 @@
 import type { ModelSchema } from '@colapi/schema';
+import { inInt64 } from './typed-values.js';
 import { coerceValue } from './values.js';
 
-/** A key value as bound to SQL: a number for an integer key, else text. */
+/** A key value as bound to SQL: a number for an integer key (text past 2^53), else text. */
 export type KeyValue = string | number;
 
 /** A client's id read as a key of a model, or why it is none. */
 export type ParsedKey = { readonly ok: true; readonly key: KeyValue } | { readonly ok: false; readonly reason: string };
 
 /** The only spelling of an integer id: no sign but `-`, no leading zero, no point, no exponent, no space. */
-const CANONICAL_INTEGER = /^(?:0|-?[1-9]\d{0,15})$/;
+const CANONICAL_INTEGER = /^(?:0|-?[1-9]\d{0,18})$/;
 
 /**
  * Reads an id a client sent (a URL segment, or a JSON value of a body) as a key of `model`, strictly: one
@@ -25,7 +26,9 @@ export function parseKey(model: ModelSchema, raw: unknown): ParsedKey {
     if (typeof raw !== 'string' || !CANONICAL_INTEGER.test(raw))
       return invalid('not an integer written in its canonical form');
     const n = Number(raw);
-    return Number.isSafeInteger(n) ? { ok: true, key: n } : invalid('out of range');
+    if (Number.isSafeInteger(n)) return { ok: true, key: n };
+    // Past 2^53 a key stays the text it is, every digit kept, within the 64 bits a key column holds.
+    return inInt64(raw) ? { ok: true, key: raw } : invalid('out of range');
   }
   if (typeof raw !== 'string') return invalid('not a string');
   if (raw === '' || raw.includes('\u0000')) return invalid('empty or holding a NUL character');

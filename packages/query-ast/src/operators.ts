@@ -16,7 +16,10 @@ export type BinaryOperator =
   | 'inet_contains'
   | 'inet_contains_or_equal'
   | 'inet_not_equal'
-  | 'inet_overlaps';
+  | 'inet_overlaps'
+  | 'contains'
+  | 'contained_by'
+  | 'overlaps';
 export type UnaryOperator = 'is_null' | 'is_not_null';
 export type RelationOperator = 'has' | 'any';
 export type Operator = BinaryOperator | UnaryOperator | RelationOperator;
@@ -54,7 +57,13 @@ export const OPERATORS: ReadonlyMap<string, OperatorInfo> = new Map([
   ...entry('inet_contains_or_equal', 'binary', ['>>=']),
   ...entry('inet_not_equal', 'binary', ['<>']),
   ...entry('inet_overlaps', 'binary', ['&&']),
+  ...entry('contains', 'binary', ['contains', 'cs']),
+  ...entry('contained_by', 'binary', ['contained_by', 'cd']),
+  ...entry('overlaps', 'binary', ['overlaps', 'ov']),
 ]);
+
+/** Containment of lists (arrays, sets) and JSON documents: the value is one value of the column's type. */
+export const CONTAINMENT_OPERATORS: ReadonlySet<BinaryOperator> = new Set(['contains', 'contained_by', 'overlaps']);
 
 export const NETWORK_OPERATORS: ReadonlySet<BinaryOperator> = new Set([
   'inet_contained',

@@ -11,6 +11,7 @@ import {
   type OperatorSet,
   type RelationOperator,
 } from './operators.js';
+import { operatorMismatch, takesColumnValue } from './operator-types.js';
 import { coercePattern, coerceValue } from './values.js';
 
 export interface FilterContext {
@@ -101,12 +102,8 @@ class FilterParser {
       return { kind: 'null-check', field, op: info.canonical as 'is_null' | 'is_not_null' };
     }
     const canonical = info.canonical as BinaryOperator;
-    if (LIKE_OPERATORS.has(canonical) && column.type !== 'string') {
-      this.fail(`${path}.op`, `"${op}" applies to text fields; "${name}" is ${column.type}`);
-    }
-    if (NETWORK_OPERATORS.has(canonical) && column.type !== 'inet') {
-      this.fail(`${path}.op`, `"${op}" applies to network address fields; "${name}" is ${column.type}`);
-    }
+    const mismatch = operatorMismatch(column, canonical);
+    if (mismatch) this.fail(`${path}.op`, `"${op}" ${mismatch}; "${name}" is ${column.type}`);
     const unsupported = this.ctx.unsupportedOperator?.(canonical);
     if (unsupported) this.fail(`${path}.op`, `"${op}" on "${name}": ${unsupported}`);
     if ('field' in json) return this.compareField(json, column, op, canonical, collection, path);
@@ -124,6 +121,8 @@ class FilterParser {
       const values = json.val.map((v, i) => this.value(column, v, `${valuePath}[${i}]`));
       return { kind: 'compare', field, op: canonical, value: values };
     }
+    if (takesColumnValue(canonical))
+      return { kind: 'compare', field, op: canonical, value: this.value(column, json.val, valuePath) };
     if (Array.isArray(json.val)) this.fail(valuePath, `"${op}" on "${name}" takes one value, not a list`);
     const value = LIKE_OPERATORS.has(canonical)
       ? coercePattern(json.val, { source: this.ctx.source, path: valuePath }, name)

@@ -154,3 +154,9 @@ export function checkArray(
   }
   return ok(JSON.stringify(out));
 }
+
+/** Whether canonical integer text fits a signed 64-bit integer (bigint). */
+export function inInt64(text: string): boolean {
+  const n = BigInt(text);
+  return n >= -(2n ** 63n) && n < 2n ** 63n;
+}

@@ -12,10 +12,12 @@ import {
   checkSet,
   checkTimestampTz,
   checkUuid,
+  inInt64,
   type Checked,
 } from './typed-values.js';
 
 const NOW_NAMES = new Set(['CURRENT_TIMESTAMP', 'CURRENT_DATE', 'LOCALTIMESTAMP']);
+const BIG_INTEGER = /^-?[1-9]\d{15,18}$/;
 const NUMERIC = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 export interface ValueContext {
@@ -62,6 +64,9 @@ export function coerceValue(column: ColumnSchema, value: unknown, ctx: ValueCont
   switch (column.type) {
     case 'integer':
     case 'interval': {
+      // An integer past 2^53 keeps every digit as text (64-bit keys and counters).
+      if (column.type === 'integer' && typeof value === 'string' && BIG_INTEGER.test(value) && inInt64(value))
+        return value;
       const n = toNumber(value);
       if (n === undefined || !Number.isSafeInteger(n)) {
         fail(column, value, column.type === 'interval' ? 'a whole number of seconds' : 'an integer', ctx);

@@ -32,6 +32,8 @@ export function decodeWriteValues(
         : (options.hint?.(name) ?? `"${name}" is not a field of ${collection.name}`);
       throw ApiError.badRequest(why, source);
     }
+    if (column.readOnly)
+      throw ApiError.badRequest(`"${name}" is computed by the database and cannot be written`, source);
     if (value === null) {
       if (!column.nullable) throw ApiError.badRequest(`"${name}" cannot be null`, source);
       out[name] = null;

@@ -21,7 +21,7 @@ const byDate = defineModel({
 });
 
 /** [what the client sent, the key it names or undefined when it names none] */
-const INTEGER_KEYS: [unknown, number | undefined][] = [
+const INTEGER_KEYS: [unknown, number | string | undefined][] = [
   ['1', 1],
   ['0', 0],
   ['-3', -3],
@@ -41,7 +41,11 @@ const INTEGER_KEYS: [unknown, number | undefined][] = [
   ['', undefined],
   ['-', undefined],
   ['99999999999999999999', undefined],
-  ['9007199254740993', undefined],
+  // Past 2^53 a key keeps every digit as text, up to what a bigint holds.
+  ['9007199254740993', '9007199254740993'],
+  ['9223372036854775807', '9223372036854775807'],
+  ['-9223372036854775808', '-9223372036854775808'],
+  ['9223372036854775808', undefined],
   [1.5, undefined],
   [Number.NaN, undefined],
   [Infinity, undefined],

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import {
   ALL_OPERATOR_SPELLINGS,
   ApiError,
+  CONTAINMENT_OPERATORS,
   LIKE_OPERATORS,
   LIST_OPERATORS,
   NETWORK_OPERATORS,
@@ -50,6 +51,13 @@ const SPEC: [string, Operator, OperatorArity][] = [
   ['>>=', 'inet_contains_or_equal', 'binary'],
   ['<>', 'inet_not_equal', 'binary'],
   ['&&', 'inet_overlaps', 'binary'],
+  // colapi's containment of lists and JSON documents (docs/decisions.md), PostgREST's short names too.
+  ['contains', 'contains', 'binary'],
+  ['cs', 'contains', 'binary'],
+  ['contained_by', 'contained_by', 'binary'],
+  ['cd', 'contained_by', 'binary'],
+  ['overlaps', 'overlaps', 'binary'],
+  ['ov', 'overlaps', 'binary'],
 ];
 
 const col = (name: string, type: ColumnSchema['type']): ColumnSchema => ({ name, type, nullable: name !== 'id' });
@@ -58,7 +66,13 @@ const registry = new Registry([
     model: defineModel({
       name: 'Host',
       table: 'host',
-      columns: [col('id', 'integer'), col('name', 'string'), col('address', 'inet'), col('owner_id', 'integer')],
+      columns: [
+        col('id', 'integer'),
+        col('name', 'string'),
+        col('address', 'inet'),
+        col('owner_id', 'integer'),
+        { ...col('tags', 'array'), items: 'string' },
+      ],
       relationships: [
         {
           name: 'owner',
@@ -93,6 +107,7 @@ function filterFor(spelling: string, canonical: Operator, arity: OperatorArity):
   if (NETWORK_OPERATORS.has(canonical as never)) return { name: 'address', op: spelling, val: '10.0.0.0/8' };
   if (LIKE_OPERATORS.has(canonical as never)) return { name: 'name', op: spelling, val: 'a%' };
   if (LIST_OPERATORS.has(canonical as never)) return { name: 'name', op: spelling, val: ['a', 'b'] };
+  if (CONTAINMENT_OPERATORS.has(canonical as never)) return { name: 'tags', op: spelling, val: ['a', 'b'] };
   return { name: 'name', op: spelling, val: 'a' };
 }
 
@@ -136,7 +151,7 @@ describe('the operator catalogue', () => {
     'ne',
     'is',
     'not',
-    'contains',
+    'contain',
     'between',
     ' ==',
     '== ',
@@ -178,5 +193,63 @@ describe('the operator catalogue', () => {
     expect(parseFilterObject({ name: 'address', op: '==', val: '10.0.0.1' }, host, noNetwork, 'f')).to.include({
       op: 'eq',
     });
+  });
+});
+
+describe('operators by field type', () => {
+  const typed = new Registry([
+    {
+      model: defineModel({
+        name: 'Item',
+        table: 'item',
+        columns: [
+          col('id', 'uuid'),
+          { ...col('rating', 'enum'), values: ['G', 'PG'] },
+          col('data', 'json'),
+          col('bytes', 'binary'),
+          { ...col('tags', 'array'), items: 'string' },
+          { ...col('price', 'decimal'), precision: 5, scale: 2 },
+        ],
+      }),
+    },
+  ]);
+  const item = typed.collection('item')!;
+  const parse = (f: Record<string, unknown>) => parseFilterObject(f, item, { ...ctx, registry: typed }, 'f');
+  const refusal = (f: Record<string, unknown>): string => {
+    try {
+      parse(f);
+    } catch (e) {
+      expect(e).to.be.instanceOf(ApiError);
+      return (e as ApiError).message;
+    }
+    throw new Error(`accepted ${JSON.stringify(f)}`);
+  };
+
+  it('an enum takes equality and in, with one of its values', () => {
+    expect(parse({ name: 'rating', op: 'in', val: ['G', 'PG'] })).to.deep.include({ value: ['G', 'PG'] });
+    expect(refusal({ name: 'rating', op: '>', val: 'G' })).to.include('enum fields take equality and in');
+    expect(refusal({ name: 'rating', op: '==', val: 'R' })).to.include('one of "G", "PG"');
+  });
+
+  it('a uuid is compared in lower case and orders; another text is 400 naming the field', () => {
+    expect(parse({ name: 'id', op: '==', val: 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11' })).to.deep.include({
+      value: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
+    });
+    expect(parse({ name: 'id', op: '>', val: '00000000-0000-0000-0000-000000000000' })).to.have.property('op', 'gt');
+    expect(refusal({ name: 'id', op: '==', val: 'a0eebc99' })).to.include('field "id"');
+  });
+
+  it('containment takes a value of the field: a list for an array, any JSON for a document', () => {
+    expect(parse({ name: 'tags', op: 'cs', val: ['a', 'b'] })).to.deep.include({ op: 'contains', value: '["a","b"]' });
+    expect(parse({ name: 'data', op: 'contains', val: { a: [1] } })).to.deep.include({ value: '{"a":[1]}' });
+    expect(refusal({ name: 'data', op: '==', val: 1 })).to.include('json fields take contains and contained_by');
+    expect(refusal({ name: 'price', op: 'contains', val: 1 })).to.include('applies to lists and JSON documents');
+    expect(refusal({ name: 'tags', op: 'cs', val: [1, {}] })).to.include('field "tags"');
+  });
+
+  it('a decimal is compared exactly, rounded to its scale; bytes only for equality', () => {
+    expect(parse({ name: 'price', op: '>=', val: '1.005' })).to.deep.include({ value: '1.01' });
+    expect(refusal({ name: 'price', op: '==', val: '1000' })).to.include('numeric(5,2)');
+    expect(refusal({ name: 'bytes', op: '<', val: 'AA==' })).to.include('binary fields take equality and in');
   });
 });

@@ -1,5 +1,5 @@
 import type { Registry } from '@colapi/schema';
-import { ApiError, DEFAULT_LIMITS, type Operation } from '@colapi/query-ast';
+import { ApiError, CONTAINMENT_OPERATORS, DEFAULT_LIMITS, type Operation } from '@colapi/query-ast';
 import { SqlCompiler } from '@colapi/sql-compiler';
 import {
   readableResponse,
@@ -76,7 +76,9 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     unsupportedOperator: (op) =>
       op.startsWith('inet_') && !database.dialect.networkCompare
         ? `network address operators need PostgreSQL's inet type; this server runs on ${database.dialect.name}`
-        : undefined,
+        : CONTAINMENT_OPERATORS.has(op) && !database.dialect.containment
+          ? `containment of lists and JSON documents needs PostgreSQL or MariaDB/MySQL; this server runs on ${database.dialect.name}`
+          : undefined,
   };
   const access = options.access ? new AccessControl(options.access, registry, database.dialect) : undefined;
   // Each role's decode contexts, made once: the parsers then know only the fields and collections it sees.

@@ -1,5 +1,12 @@
 import type { ColumnSchema, ModelSchema } from '@colapi/schema';
-import { ApiError, NETWORK_OPERATORS, isNow, type Filter, type ScalarValue } from '@colapi/query-ast';
+import {
+  ApiError,
+  CONTAINMENT_OPERATORS,
+  NETWORK_OPERATORS,
+  isNow,
+  type Filter,
+  type ScalarValue,
+} from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import {
   comparableExpression,
@@ -43,6 +50,12 @@ export function compileFilter(ctx: CompileContext, model: ModelSchema, alias: st
       const column = fieldColumn(ctx, model, filter.field);
       if (filter.op === 'like' || filter.op === 'ilike' || filter.op === 'not_like') {
         return dialect.like(knex, fieldExpression(ctx, model, alias, filter.field), filter.value as string, filter.op);
+      }
+      if (CONTAINMENT_OPERATORS.has(filter.op)) {
+        // The parsers refuse these where the dialect has none (server-koa's unsupportedOperator).
+        if (!dialect.containment) throw ApiError.badRequest(`"${filter.op}" is not available on ${dialect.name}`);
+        const expr = fieldExpression(ctx, model, alias, filter.field);
+        return dialect.containment(knex, expr, column, filter.op, filter.value as string);
       }
       const expr = comparableExpression(ctx, model, alias, filter.field);
       const op = COMPARISON[filter.op];

@@ -93,6 +93,11 @@ export interface Dialect {
   /** A network-address comparison, or undefined when the database has no such operator. */
   networkCompare?(knex: Knex, expr: Knex.Raw, op: BinaryOperator, value: string): Knex.Raw;
   /**
+   * `contains`, `contained_by` or `overlaps` of a list (array, set) or JSON column with a checked value of the
+   * column's type (JSON text, or a set's text); undefined when the database has neither.
+   */
+  containment?(knex: Knex, expr: Knex.Raw, column: ColumnSchema, op: BinaryOperator, value: string): Knex.Raw;
+  /**
    * The database's current date, time or timestamp, for a column of the given type; `column`, where there is
    * one, is the column it is written to or compared with (SQLite writes it in the column's `textForm`).
    */

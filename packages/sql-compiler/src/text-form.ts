@@ -1,4 +1,4 @@
-import type { ColumnType } from '@colapi/schema';
+import type { ColumnSchema, ColumnType } from '@colapi/schema';
 
 /**
  * The text forms of dates and times in a SQLite column (ColumnSchema.textForm). A form is a pattern:
@@ -67,4 +67,10 @@ export function toTextForm(form: string, type: ColumnType, wire: string): string
   if (!form.startsWith('YYYY')) return `${time}${kept}`;
   if (!form.includes('HH')) return date;
   return `${date}${form.charAt(10)}${time}${kept}`;
+}
+
+/** A checked value as a column with a `textForm` stores and compares it; any other value as it is. */
+export function inTextForm(column: ColumnSchema, value: unknown): unknown {
+  if (column.textForm === undefined || typeof value !== 'string' || WIRE_FORMS[column.type] === undefined) return value;
+  return toTextForm(column.textForm, column.type, value);
 }

@@ -1,6 +1,11 @@
 import type { ColumnType } from '@colapi/schema';
-import type { CatalogueColumn, CatalogueForeignKey, CatalogueTable, TablePrivileges } from '../catalogue.js';
-import { decimalSize } from './declared-size.js';
+import type {
+  CatalogueColumn,
+  CatalogueForeignKey,
+  CatalogueTable,
+  TablePrivileges,
+  TypeDetail,
+} from '../catalogue.js';
 
 /** The rows every reader brings, in its own words already mapped to these names. */
 export interface TableRow {
@@ -18,10 +23,7 @@ export interface ColumnRow {
   readonly sqlType: string;
   readonly type: ColumnType | undefined;
   readonly maxLength?: number | undefined;
-  /** Date and time columns: the fraction digits of a second kept (declaredFraction), where the reader knows them. */
-  readonly fractionDigits?: number | undefined;
-  /** SQLite: the text form its dates and times are stored in, where not the wire's. */
-  readonly textForm?: string | undefined;
+  readonly detail?: TypeDetail | undefined;
   /** Booleans, or 0/1 from MariaDB/MySQL and SQLite. */
   readonly nullable: unknown;
   readonly has_default: unknown;
@@ -84,10 +86,7 @@ function column(c: ColumnRow): CatalogueColumn {
     autoIncrement: flag(c.auto_increment),
     computed: flag(c.computed),
     ...(c.maxLength === undefined || c.maxLength === null ? {} : { maxLength: Number(c.maxLength) }),
-    ...decimalSize(c.sqlType),
-    // Six is all the wire keeps: only fewer matter.
-    ...(c.fractionDigits === undefined || c.fractionDigits >= 6 ? {} : { fractionDigits: c.fractionDigits }),
-    ...(c.textForm === undefined ? {} : { textForm: c.textForm }),
+    ...(c.detail === undefined ? {} : { detail: c.detail }),
     ...(c.may_select === undefined
       ? {}
       : { privileges: { select: flag(c.may_select), insert: flag(c.may_insert), update: flag(c.may_update) } }),

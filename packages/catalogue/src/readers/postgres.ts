@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { CatalogueReader, CatalogueTable } from '../catalogue.js';
 import { assembleTables, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
-import { declaredFraction } from './declared-size.js';
+import { declaredFraction, withDetail } from './declared-fraction.js';
 import { postgresType } from './postgres-types.js';
 
 /** node-postgres answers `{ rows }`. */
@@ -40,11 +40,16 @@ const COLUMNS = `
     has_column_privilege(c.oid, a.attnum, 'INSERT')
       -- (The case keeps the privilege test off the rows of other kinds a plan may meet first.)
       and not exists (${OWNED_SEQUENCE} and case when s.relkind = 'S' then not has_sequence_privilege(s.oid, 'USAGE, UPDATE') end) as may_insert,
-    has_column_privilege(c.oid, a.attnum, 'UPDATE') as may_update
+    has_column_privilege(c.oid, a.attnum, 'UPDATE') as may_update,
+    bt.typtype as type_kind, et.typtype as element_kind,
+    (select json_agg(e.enumlabel order by e.enumsortorder) from pg_catalog.pg_enum e
+      where e.enumtypid = case when bt.typtype = 'e' then bt.oid else et.oid end) as enum_values
   from pg_catalog.pg_attribute a
   join pg_catalog.pg_class c on c.oid = a.attrelid
   join pg_catalog.pg_namespace n on n.oid = c.relnamespace
   join pg_catalog.pg_type t on t.oid = a.atttypid
+  join pg_catalog.pg_type bt on bt.oid = coalesce(nullif(t.typbasetype, 0), t.oid)
+  left join pg_catalog.pg_type et on et.oid = bt.typelem and bt.typcategory = 'A'
   where n.nspname = ? and c.relkind in ('r', 'p', 'v', 'm') and not c.relispartition and a.attnum > 0 and not a.attisdropped
   order by c.relname, a.attnum`;
 
@@ -81,6 +86,9 @@ const CONSTRAINTS = `
 
 interface PgColumnRow extends Omit<ColumnRow, 'type' | 'maxLength'> {
   readonly sql_type: string;
+  readonly type_kind: string;
+  readonly element_kind: string | null;
+  readonly enum_values: string[] | null;
 }
 
 /** PostgreSQL: pg_catalog, for one schema (`public` unless chosen). */
@@ -93,11 +101,12 @@ export const postgresCatalogue: CatalogueReader = {
       knex.raw(COLUMNS, [schema]).then((r) => rowsOf<PgColumnRow>(r)),
       knex.raw(CONSTRAINTS, [schema, schema]).then((r) => rowsOf<ConstraintRow>(r)),
     ]);
-    const typed: ColumnRow[] = columns.map((c) => ({
+    const typed: ColumnRow[] = columns.map(({ type_kind, element_kind, enum_values, ...c }) => ({
       ...c,
       sqlType: c.sql_type,
-      ...postgresType(c.sql_type),
-      fractionDigits: declaredFraction(c.sql_type, 6),
+      ...withDetail(postgresType(c.sql_type, { kind: type_kind, elementKind: element_kind, enumValues: enum_values }), {
+        fractionDigits: declaredFraction(c.sql_type, 6),
+      }),
     }));
     const out: CatalogueTable[] = assembleTables(tables, typed, constraints);
     return { dialect: 'postgres', schema, tables: out, role };

@@ -3,8 +3,8 @@ import { textFormDigits, textFormOf } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import type { CatalogueReader } from '../catalogue.js';
 import { assembleTables, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
-import { declaredFraction } from './declared-size.js';
-import { sqliteType } from './sqlite-types.js';
+import { declaredFraction, withDetail } from './declared-fraction.js';
+import { checkedValues, sqliteType } from './sqlite-types.js';
 
 /** better-sqlite3 answers the rows themselves. */
 const rows = async <T>(knex: Knex, sql: string, bindings: readonly string[] = []): Promise<T[]> =>
@@ -102,14 +102,14 @@ export const sqliteCatalogue: CatalogueReader = {
         .map((c) => c.name);
       // INTEGER PRIMARY KEY is the rowid, numbered on insert, except in a WITHOUT ROWID table.
       const rowid = pk.length === 1 && t.type === 'table' && !/without\s+rowid/i.test(t.sql ?? '') ? pk[0] : undefined;
+      const checks = checkedValues(t.sql ?? '');
       for (const c of info) {
-        const mapped = sqliteType(c.type);
+        const mapped = sqliteType(c.type, checks.get(c.name));
         columns.push({
           table: t.name,
           name: c.name,
           sqlType: c.type,
-          ...mapped,
-          ...(await storedForm(knex, t.name, c.name, c.type, mapped.type)),
+          ...withDetail(mapped, await storedForm(knex, t.name, c.name, c.type, mapped.type)),
           nullable: c.notnull === 0 && c.name !== rowid,
           has_default: c.dflt_value !== null,
           auto_increment: c.name === rowid && c.type.toLowerCase() === 'integer',

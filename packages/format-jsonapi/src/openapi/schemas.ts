@@ -156,6 +156,8 @@ export function writeDocument(
     const attributes: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const c of attributeColumns(collection)) {
+      // A column the database computes is never written (400 naming it).
+      if (c.readOnly) continue;
       attributes[c.name] = inputSchema(c);
       // A column the database fills (a default) is never required.
       if (mode === 'create' && !c.nullable && !c.generated && !c.hasDefault) required.push(c.name);

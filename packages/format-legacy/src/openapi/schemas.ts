@@ -120,7 +120,8 @@ function writeFields(
   const properties: Record<string, JsonSchema> = {};
   const needed: string[] = [];
   for (const c of collection.columns.values()) {
-    if (c.name === collection.model.key) continue;
+    // A column the database computes is never written (400 naming it).
+    if (c.name === collection.model.key || c.readOnly) continue;
     properties[c.name] = inputSchema(c);
     if (required && !c.nullable && !c.generated && !c.hasDefault && c.name !== filled) needed.push(c.name);
   }

@@ -1,6 +1,6 @@
 import type { ColumnType } from '@colapi/schema';
 import type { Dialect, ForeignKey } from '../dialect.js';
-import { decodeCommon } from './decode-common.js';
+import { decodeCommon, decodeInteger, decodeJsonText } from './decode-common.js';
 
 const DDL: Record<ColumnType, string> = {
   integer: 'integer',
@@ -77,6 +77,14 @@ export function returnsInsertedRows(version: string): boolean {
   return major > 10 || (major === 10 && Number(mariadb[2]) >= 5);
 }
 
+/** A checked value as bound: a timestamp with a space, bytes from base64. */
+function binding(column: { readonly type: string }, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (column.type === 'datetime') return value.replace('T', ' ');
+  if (column.type === 'binary') return Buffer.from(value, 'base64');
+  return value;
+}
+
 /** Parses mysql://user:password@host:port/database into mysql2 options. */
 function connectionOptions(url: string) {
   const u = new URL(url);
@@ -88,8 +96,11 @@ function connectionOptions(url: string) {
     database: decodeURIComponent(u.pathname.replace(/^\//, '')),
     // Temporal values stay text: no time-zone shift, microseconds kept.
     dateStrings: true,
-    decimalNumbers: true,
+    // DECIMAL as text, every digit kept (a column of type number reads it as a number); BIGINT past 2^53 as
+    // text; JSON as text, parsed by the decoder (MariaDB's JSON is text to the driver, MySQL's is not).
+    decimalNumbers: false,
     supportBigNumbers: true,
+    jsonStrings: true,
     charset: 'utf8mb4',
   };
 }
@@ -155,22 +166,46 @@ export const mysql: Dialect = {
     return knex.raw('??', [ref]);
   },
   writeValue(_knex, column, value) {
-    if (column.type === 'datetime' && typeof value === 'string') return value.replace('T', ' ');
-    return value;
+    return binding(column, value);
   },
-  filterValue(_knex, column, value) {
-    return column.type === 'datetime' && typeof value === 'string' ? value.replace('T', ' ') : value;
+  filterValue(knex, column, value) {
+    // Text compared with an integer column is compared as a double: a key past 2^53 is cast to stay exact.
+    if (column.type === 'integer' && typeof value === 'string') return knex.raw('cast(? as signed)', [value]);
+    return binding(column, value);
+  },
+  containment(knex, expr, column, op, value) {
+    if (column.type === 'set') {
+      const values = value === '' ? [] : value.split(',');
+      if (values.length === 0) return knex.raw(op === 'contains' ? '1 = 1' : '1 = 0');
+      const each = values.map(() => 'find_in_set(?, ?) > 0').join(op === 'contains' ? ' and ' : ' or ');
+      return knex.raw(
+        `(${each})`,
+        values.flatMap((v) => [v, expr]),
+      );
+    }
+    if (op === 'overlaps') return knex.raw('json_overlaps(?, ?)', [expr, value]);
+    // json_contains(target, candidate): whether target holds candidate.
+    return knex.raw('json_contains(?, ?)', op === 'contains' ? [expr, value] : [value, expr]);
   },
   decodeValue(column, raw) {
     const common = decodeCommon(column, raw);
     if (common !== undefined) return common;
     switch (column.type) {
       case 'interval':
-      case 'integer':
       case 'number':
         return Number(raw);
+      case 'integer':
+        return decodeInteger(raw);
       case 'boolean':
-        return Boolean(raw);
+        // bit(1) comes as one byte.
+        return Buffer.isBuffer(raw) ? raw[0] === 1 : Boolean(raw);
+      case 'json':
+        return decodeJsonText(raw);
+      case 'set':
+        return raw === '' ? [] : String(raw).split(',');
+      case 'enum':
+      case 'uuid':
+        return Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
       case 'string':
         // Text read through exactText (a binary cast) arrives as bytes.
         return Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;

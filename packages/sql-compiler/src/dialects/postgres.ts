@@ -2,14 +2,32 @@ import type { ColumnSchema, ColumnType } from '@colapi/schema';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
 import type { Dialect } from '../dialect.js';
-import { decodeCommon } from './decode-common.js';
+import { arrayLiteral, parseArrayLiteral } from './postgres-arrays.js';
+import { decodeCommon, decodeInteger } from './decode-common.js';
 import { scopeStatementTimeout } from './postgres-scoped-timeout.js';
 
-const OID = { int8: 20, numeric: 1700, date: 1082, time: 1083, timestamp: 1114, timestamptz: 1184, interval: 1186 };
+const OID = {
+  int8: 20,
+  numeric: 1700,
+  date: 1082,
+  time: 1083,
+  timestamp: 1114,
+  timestamptz: 1184,
+  interval: 1186,
+  dateArray: 1182,
+};
 const asText = (s: string) => s;
-const asNumber = (s: string) => Number(s);
+/** An int8 as a number while it is exact, past 2^53 as its text. */
+const asInteger = (s: string) => {
+  const n = Number(s);
+  return Number.isSafeInteger(n) ? n : s;
+};
 
-/** Temporal values stay text (no time-zone shift, microseconds kept); int8 and numeric become numbers. */
+/**
+ * Temporal values stay text (no time-zone shift, microseconds kept), as do numeric values (every digit; a
+ * column of type `number` reads them as numbers) and arrays of dates (parsed by the decoder, not into Dates);
+ * int8 becomes a number while exact.
+ */
 function typeParsers() {
   // pg is an optional peer: loaded only when a PostgreSQL database is opened.
   const pg = createRequire(import.meta.url)('pg') as {
@@ -22,10 +40,12 @@ function typeParsers() {
         oid === OID.time ||
         oid === OID.timestamp ||
         oid === OID.timestamptz ||
-        oid === OID.interval
+        oid === OID.interval ||
+        oid === OID.numeric ||
+        oid === OID.dateArray
       )
         return asText;
-      if (oid === OID.int8 || oid === OID.numeric) return asNumber;
+      if (oid === OID.int8) return asInteger;
       return pg.types.getTypeParser(oid, format);
     },
   };
@@ -142,6 +162,34 @@ function writeExpression(column: ColumnSchema, value: unknown): string | undefin
   return undefined;
 }
 
+/**
+ * A checked value as bound: bytes from base64, an array's JSON text as PostgreSQL's array text (the column's
+ * type reads it, as it reads the text of an enum, a range or a decimal).
+ */
+function binding(column: ColumnSchema, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (column.type === 'binary') return Buffer.from(value, 'base64');
+  if (column.type === 'array') return arrayLiteral(JSON.parse(value) as unknown[]);
+  return value;
+}
+
+/** Elements of an array as their JSON values: node-postgres parses some array types, the rest come as text. */
+function decodeArray(column: ColumnSchema, raw: unknown): unknown[] {
+  const items = Array.isArray(raw) ? (raw as unknown[]) : parseArrayLiteral(String(raw));
+  return items.map((v) => {
+    if (v === null || typeof v !== 'string') return v;
+    if (column.items === 'integer') return decodeInteger(v);
+    if (column.items === 'number') return Number(v);
+    if (column.items === 'boolean') return v === 't' || v === 'true';
+    return v;
+  });
+}
+
+/** Types read as their text: PostgreSQL's output form (a range, a tsvector, money as its number). */
+const readsAsText = (column: ColumnSchema): boolean => column.type === 'string' && column.sqlType !== undefined;
+
+const CONTAINMENT: Record<string, string> = { contains: '@>', contained_by: '<@', overlaps: '&&' };
+
 /** The messages node-postgres gives a query on a connection that died under it or before it. */
 const LOST_CONNECTION =
   /Connection terminated|Client has encountered a connection error and is not queryable|Client was closed and is not queryable/;
@@ -188,17 +236,30 @@ export const postgres: Dialect = {
     });
   },
   readColumn(knex, ref, column) {
-    return column.type === 'interval' ? knex.raw('extract(epoch from ??)', [ref]) : knex.raw('??', [ref]);
+    if (column.type === 'interval') return knex.raw('extract(epoch from ??)', [ref]);
+    if (readsAsText(column)) return knex.raw('??::text', [ref]);
+    if (column.sqlType === 'money') return knex.raw('??::numeric', [ref]);
+    return knex.raw('??', [ref]);
   },
   writeValue(knex, column, value) {
     const expression = writeExpression(column, value);
-    return expression === undefined ? value : knex.raw(expression, [value as Knex.Value]);
+    const bound = binding(column, value);
+    return expression === undefined ? bound : knex.raw(expression, [bound as Knex.Value]);
   },
   writeExpression,
   filterValue(knex, column, value) {
     // A parameter takes the type of the column it meets: a whole number beyond 32 bits would not fit an integer
     // column and fail, where the other databases simply compare. As bigint it compares with any integer column.
-    return column.type === 'integer' && typeof value === 'number' ? knex.raw('cast(? as bigint)', [value]) : value;
+    if (column.type === 'integer' && (typeof value === 'number' || typeof value === 'string'))
+      return knex.raw('cast(? as bigint)', [value]);
+    return binding(column, value);
+  },
+  containment(knex, expr, column, op, value) {
+    const operator = CONTAINMENT[op]!;
+    if (column.type === 'array')
+      return knex.raw(`? ${operator} ?::${column.sqlType}`, [expr, arrayLiteral(JSON.parse(value) as unknown[])]);
+    // json has no containment of its own: compared as jsonb.
+    return knex.raw(`?${column.sqlType === 'json' ? '::jsonb' : ''} ${operator} ?::jsonb`, [expr, value]);
   },
   decodeValue(column, raw) {
     const common = decodeCommon(column, raw);
@@ -206,6 +267,12 @@ export const postgres: Dialect = {
     switch (column.type) {
       case 'interval':
         return Math.round(Number(raw));
+      case 'integer':
+        return typeof raw === 'number' ? raw : decodeInteger(raw);
+      case 'number':
+        return typeof raw === 'number' ? raw : Number(raw);
+      case 'array':
+        return decodeArray(column, raw);
       default:
         return raw;
     }

@@ -1,10 +1,10 @@
 import { sqlColumn, type ColumnType } from '@colapi/schema';
 import type { Dialect } from '../dialect.js';
-import { decodeCommon } from './decode-common.js';
+import { decodeCommon, decodeJsonText } from './decode-common.js';
 import { ValueOutOfRange } from '../value-out-of-range.js';
 import { likeToGlob } from '../like-pattern.js';
 import { ENTRY_POINT, interruptExtension, TIMEOUT_FUNCTION } from './sqlite-interrupt.js';
-import { textFormDigits, toTextForm } from '../text-form.js';
+import { inTextForm, textFormDigits } from '../text-form.js';
 
 const DDL: Record<ColumnType, string> = {
   integer: 'integer',
@@ -156,19 +156,18 @@ export const sqlite: Dialect = {
   },
   writeValue(_knex, column, value) {
     if (column.type === 'boolean' && typeof value === 'boolean') return value ? 1 : 0;
-    if (column.textForm !== undefined && typeof value === 'string')
-      return toTextForm(column.textForm, column.type, value);
+    if (column.textForm !== undefined) return inTextForm(column, value);
     // SQLite stores 64 bits in any integer column; the other databases declare these columns `integer`,
     // 32 bits, and refuse more. Refused here alike, rather than kept on one database only.
     if (column.type === 'integer' && typeof value === 'number' && (value < INT32_MIN || value > INT32_MAX))
       throw new ValueOutOfRange(sqlColumn(column));
+    if (column.type === 'binary' && typeof value === 'string') return Buffer.from(value, 'base64');
     return value;
   },
   filterValue(_knex, column, value) {
+    if (column.type === 'binary' && typeof value === 'string') return Buffer.from(value, 'base64');
     // Dates and times are text: compared in the form the column's rows are written in.
-    return column.textForm !== undefined && typeof value === 'string'
-      ? toTextForm(column.textForm, column.type, value)
-      : value;
+    return inTextForm(column, value);
   },
   decodeValue(column, raw) {
     const common = decodeCommon(column, raw);
@@ -179,6 +178,8 @@ export const sqlite: Dialect = {
       case 'date':
         // A date column whose rows carry a midnight time (`textForm`).
         return column.textForm === undefined ? raw : String(raw).slice(0, 10);
+      case 'json':
+        return decodeJsonText(raw);
       default:
         return raw;
     }
