@@ -217,6 +217,23 @@ if (testedKinds().includes('postgres')) {
       expect(registry.collection('note')!.model.relationships.get('reading')!.target).to.equal('Reading');
     });
 
+    it("reads them without waiting behind a migration's lock on a partition, a view or its table, or a refresh", async () => {
+      const holder = connect(db!.url, { pool: { min: 0, max: 1 } });
+      try {
+        await holder.knex.transaction(async (trx) => {
+          for (const name of ['sale_2025_a', 'archive.sale_2023', 'reading_low', 'gadget', 'gadget_card'])
+            await trx.raw(`lock table ${name} in access exclusive mode`);
+          // A refresh holds its materialized view so until it commits.
+          await trx.raw('refresh materialized view maker_stats');
+          const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('waited'), 5000));
+          const read = readCatalogue(database).then((c) => c.tables.find((t) => t.name === 'sale')?.partitionKeys);
+          expect(await Promise.race([read, timeout])).to.deep.equal([['id']]);
+        });
+      } finally {
+        await disconnect(holder);
+      }
+    });
+
     it('names at most ten partitions in the line, and counts the rest', async () => {
       const many: CatalogueTable = {
         ...table('reading'),

@@ -5,14 +5,21 @@ import { columnNames } from './pg-column-names.js';
 /** node-postgres answers `{ rows }`. */
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
-/** The partitions of each partitioned table of the schema, at every level; in another schema, qualified. */
+/**
+ * The partitions of each partitioned table of the schema, at every level; in another schema, qualified. Walked
+ * through pg_inherits, not pg_partition_tree(), which locks every partition: a reload must not wait behind a
+ * migration's lock.
+ */
 const TREE = `
-  with tree as (
-    select p.relname as "table", t.relid, t.isleaf as leaf, p.relnamespace as namespace
+  with recursive tree as (
+    select p.relname as "table", h.inhrelid as relid, p.relnamespace as namespace
     from pg_catalog.pg_class p
     join pg_catalog.pg_namespace n on n.oid = p.relnamespace
-    cross join lateral pg_catalog.pg_partition_tree(p.oid) t
-    where n.nspname = ? and p.relkind = 'p' and not p.relispartition and t.level > 0
+    join pg_catalog.pg_inherits h on h.inhparent = p.oid
+    where n.nspname = ? and p.relkind = 'p' and not p.relispartition
+    union all
+    select t."table", h.inhrelid, t.namespace
+    from tree t join pg_catalog.pg_inherits h on h.inhparent = t.relid
   )`;
 
 /**
@@ -22,25 +29,27 @@ const TREE = `
  */
 const PARTITIONS = `${TREE}
   select t."table", case when c.relnamespace = t.namespace then c.relname else cn.nspname || '.' || c.relname end as partition,
-    t.relid::text as id, t.leaf, 'partition' as kind, null::json as columns, null::name as target, null::json as "references"
+    t.relid::text as id, c.relkind <> 'p' as leaf, 'partition' as kind, null::json as columns, null::name as target, null::json as "references"
   from tree t
   join pg_catalog.pg_class c on c.oid = t.relid
   join pg_catalog.pg_namespace cn on cn.oid = c.relnamespace
   union all
-  select t."table", null, t.relid::text, t.leaf, case when i.indisprimary then 'primary' else 'unique' end,
+  select t."table", null, t.relid::text, true, case when i.indisprimary then 'primary' else 'unique' end,
     ${columnNames('i.indrelid', 'i.indkey::int2[]', 'i.indnkeyatts')}, null, null
   from tree t
+  join pg_catalog.pg_class c on c.oid = t.relid and c.relkind <> 'p'
   join pg_catalog.pg_index i on i.indrelid = t.relid
-  where t.leaf and i.indisunique and i.indexprs is null and i.indpred is null
+  where i.indisunique and i.indexprs is null and i.indpred is null
     and (i.indisprimary or not exists (select 1 from pg_catalog.pg_attribute a
       where a.attrelid = i.indrelid and a.attnum = any (i.indkey::int2[]) and not a.attnotnull))
   union all
-  select t."table", null, t.relid::text, t.leaf, 'foreign', ${columnNames('con.conrelid', 'con.conkey')},
+  select t."table", null, t.relid::text, true, 'foreign', ${columnNames('con.conrelid', 'con.conkey')},
     fc.relname, ${columnNames('con.confrelid', 'con.confkey')}
   from tree t
+  join pg_catalog.pg_class c on c.oid = t.relid and c.relkind <> 'p'
   join pg_catalog.pg_constraint con on con.conrelid = t.relid and con.contype = 'f'
   join pg_catalog.pg_class fc on fc.oid = con.confrelid
-  where t.leaf and fc.relnamespace = t.namespace`;
+  where fc.relnamespace = t.namespace`;
 
 interface PartitionRow {
   readonly table: string;
