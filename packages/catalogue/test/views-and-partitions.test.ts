@@ -84,6 +84,8 @@ if (testedKinds().includes('postgres')) {
         // Over one table, in shapes that keep its rows apart.
         'create view gadget_plain as select code, label from gadget',
         'create view gadget_distinct as select distinct code, upper(label) as shout from gadget order by code limit 100',
+        // Names the stored query escapes, and one that looks like a field of it.
+        `create view gadget_odd as select label as ":resno", code as "key (the {odd} \\one)" from gadget where label <> ') {x'`,
         'create view gadget_exists as select code from gadget g where exists (select 1 from maker m where m.id = g.maker_id)',
         // And shapes that do not, or that the rule does not follow.
         'create view gadget_two as select g.code from gadget g, maker m',
@@ -138,6 +140,7 @@ if (testedKinds().includes('postgres')) {
       expect(table('gadget_plain').baseKeys).to.deep.equal(['code']);
       expect(table('gadget_distinct').baseKeys).to.deep.equal(['code']);
       expect(table('gadget_exists').baseKeys).to.deep.equal(['code']);
+      expect(table('gadget_odd').baseKeys).to.deep.equal(['key (the {odd} \\one)']);
       expect(table('sku_tags').baseKeys).to.deep.equal(['tag']);
       expect(table('animal_only').baseKeys).to.deep.equal(['id']);
     });
