@@ -153,7 +153,10 @@ function partitionsNote(table: CatalogueTable, key: string, configured: boolean)
   const names = all.length > PARTITIONS_NAMED ? `${named} and ${all.length - PARTITIONS_NAMED} more` : named;
   const what = all.length === 1 ? 'a partition' : 'partitions';
   const byPartitions =
-    !configured && table.primaryKey.length === 0 && !table.uniques.some((u) => u.length === 1 && u[0] === key);
+    !configured &&
+    table.primaryKey.length === 0 &&
+    !table.uniques.some((u) => u.length === 1 && u[0] === key) &&
+    (table.partitionKeys ?? []).some((k) => k.length === 1 && k[0] === key);
   const keyed = byPartitions
     ? `; keyed by ${key}, a key of each partition, which PostgreSQL holds unique within a partition only`
     : '';

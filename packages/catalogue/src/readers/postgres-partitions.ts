@@ -51,6 +51,9 @@ const PARTITIONS = `${TREE}
   join pg_catalog.pg_class fc on fc.oid = con.confrelid
   where fc.relnamespace = t.namespace`;
 
+/** A leaf's primary key before its unique indexes (kinds in name order): the first one-column key shared is the key. */
+const ORDERED = `select * from (${PARTITIONS}) r order by r."table", r.id, r.kind, r.columns::text, r.target, r."references"::text`;
+
 interface PartitionRow {
   readonly table: string;
   readonly partition: string | null;
@@ -81,7 +84,7 @@ function shared<T>(lists: readonly (readonly T[])[]): T[] {
 
 /** PostgreSQL: each partitioned table of a schema, with its partitions and the keys and foreign keys they share. */
 export async function postgresPartitions(knex: Knex, schema: string): Promise<Map<string, PartitionFacts>> {
-  const rows = rowsOf<PartitionRow>(await knex.raw(PARTITIONS, [schema]));
+  const rows = rowsOf<PartitionRow>(await knex.raw(ORDERED, [schema]));
   const out = new Map<string, PartitionFacts>();
   for (const table of new Set(rows.map((r) => r.table))) {
     const own = rows.filter((r) => r.table === table);
