@@ -248,7 +248,7 @@ function relationshipOperation(
     additionalProperties: false,
     description: toMany
       ? 'Add these, or remove these.'
-      : 'Set it, or unlink the one named (it must be the related one).',
+      : 'Set it to one object (add takes no list, of one element neither: 400), or unlink the one named (it must be the related one).',
   };
 }
 
