@@ -93,8 +93,11 @@ export function search(ctx: DescriptionContext, collection: CollectionSchema, op
   });
 }
 
-/** The only spelling of an integer key in text, as query-ast's strict key parser reads it. */
-const CANONICAL_INTEGER = '^(0|-?[1-9][0-9]{0,15})$';
+/**
+ * The only spelling of an integer key in text, as query-ast's strict key parser reads it: up to 19 digits, the
+ * 64 bits of a key column; whether the value fits is the server's to say (400).
+ */
+const CANONICAL_INTEGER = '^(0|-?[1-9][0-9]{0,18})$';
 
 /**
  * A key of `collection` in a body, as its strict key parser reads it: an integer key as a whole number or
