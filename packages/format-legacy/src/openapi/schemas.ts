@@ -159,14 +159,16 @@ function writeFields(
 ): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const needed: string[] = [];
-  const setBy = foreignKeys(collection);
   for (const c of collection.columns.values()) {
     if (c.name === collection.model.key) continue;
-    const rel = setBy.get(c.name);
-    properties[c.name] = rel
-      ? { ...inputSchema(c), description: `The key of the related ${rel}: give this or ${rel}, not both.` }
-      : inputSchema(c);
+    properties[c.name] = inputSchema(c);
     if (required && !c.nullable && !c.generated && !c.hasDefault && c.name !== filled) needed.push(c.name);
+  }
+
+  for (const [column, rel] of foreignKeys(collection)) {
+    const schema = properties[column];
+    if (schema)
+      properties[column] = { ...schema, description: `The key of the related ${rel}: give this or ${rel}, not both.` };
   }
   return {
     type: 'object',
