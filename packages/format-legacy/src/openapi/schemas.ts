@@ -164,7 +164,7 @@ function writeFields(
     properties[c.name] = inputSchema(c);
     if (required && !c.nullable && !c.generated && !c.hasDefault && c.name !== filled) needed.push(c.name);
   }
-
+  // A foreign key column says it excludes its relationship, for clients that skip `not`.
   for (const [column, rel] of foreignKeys(collection)) {
     const schema = properties[column];
     if (schema)
