@@ -165,6 +165,72 @@ describe('demo browsable API (headless Chromium)', function () {
     expect(await page.locator('#collection-title').textContent()).to.equal('authors');
   });
 
+  it('chooses the collection of any deep link: a list, a related path, an evaluation, a relative URL', async () => {
+    const origin = running.demo.origin;
+    for (const [linked, collection, status] of [
+      ['/api/reviews?page[size]=2', 'reviews', 200],
+      [`${origin}/api/authors/2/books`, 'authors', 200],
+      [`${origin}/api/eval/reviews?functions=${encodeURIComponent('[{"name":"count","field":"id"}]')}`, 'reviews', 200],
+      [`${origin}/api/publishers/999999`, 'publishers', 404],
+      // No such collection: its answer beside the first one.
+      [`${origin}/api/nothing`, 'books', 404],
+    ] as const) {
+      await page.goto(`${origin}/?url=${encodeURIComponent(linked)}`);
+      await page.locator('#status', { hasText: String(status) }).waitFor();
+      expect(await page.locator('#request-url').inputValue(), linked).to.equal(new URL(linked, origin).href);
+      expect(await page.locator('#collections button.active strong').allTextContents(), linked).to.deep.equal([
+        collection,
+      ]);
+      expect(await page.locator('#collection-title').textContent(), linked).to.equal(collection);
+    }
+  });
+
+  it('keeps the left pane on the collection of the request shown: links, back and forward, the URL bar', async () => {
+    const origin = running.demo.origin;
+    const active = async () => (await page.locator('#collections button.active strong').allTextContents()).join();
+    await page.goto(`${origin}/?url=${encodeURIComponent(`${origin}/api/books/1?include=author`)}`);
+    await page.locator('#body .key', { hasText: '"included"' }).first().waitFor();
+    expect(await active()).to.equal('books');
+    // The included author's own link leads into another collection.
+    await page
+      .locator('#body a.link', { hasText: /\/api\/authors\/\d+$/ })
+      .first()
+      .click();
+    await page.locator('#body .string', { hasText: '"authors"' }).first().waitFor();
+    await until('authors is chosen', async () => (await active()) === 'authors');
+    expect(await page.locator('#collection-title').textContent()).to.equal('authors');
+    await page.goBack();
+    await until('books is chosen again', async () => (await active()) === 'books');
+    await page.locator('#body .key', { hasText: '"included"' }).first().waitFor();
+    await page.goForward();
+    await until('authors is chosen again', async () => (await active()) === 'authors');
+    await page.locator('#request-url').fill(`${origin}/api/tags`);
+    await page.locator('#url-form button').click();
+    await until('tags is chosen', async () => (await active()) === 'tags');
+    await page.locator('#status', { hasText: '200' }).waitFor();
+    // The builder is the chosen collection's: its request goes to tags.
+    await page.locator('#send').click();
+    await until(
+      'the builder asks for tags',
+      async () => new URL(await page.locator('#request-url').inputValue()).pathname === '/api/tags',
+    );
+  });
+
+  it('follows a deep link in Format B too', async () => {
+    const legacy = await startOn('sqlite', { format: 'legacy' });
+    try {
+      const origin = legacy.demo.origin;
+      await page.goto(`${origin}/?url=${encodeURIComponent('/api/authors/2/books')}`);
+      await page.locator('#body .key', { hasText: '"num_results"' }).waitFor();
+      expect(await page.locator('#format').textContent()).to.contain('legacy');
+      expect(await page.locator('#request-url').inputValue()).to.equal(`${origin}/api/authors/2/books`);
+      expect(await page.locator('#collections button.active strong').allTextContents()).to.deep.equal(['authors']);
+      expect(await page.locator('#collection-title').textContent()).to.equal('authors');
+    } finally {
+      await legacy.stop();
+    }
+  });
+
   it('under access rules: shows what the anonymous role sees, then what a token’s role sees', async () => {
     const secret = 'a-demo-secret-of-at-least-thirty-two-characters';
     const auth = { jwt: [{ secret, algorithms: ['HS256'] }], anonymous: 'anon' };

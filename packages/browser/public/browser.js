@@ -219,6 +219,9 @@ function headerValue(name, value) {
 
 /** Fetches a URL of this server and shows the request and its response; `push` records it in history. */
 async function navigate(url, push = true) {
+  // The left pane follows the request shown (a link, back and forward, the URL bar), as a deep link does.
+  const addressed = state.api && collectionOf(url);
+  if (addressed && addressed !== state.collection) chooseCollection(addressed);
   $('request-url').value = url;
   $('curl').textContent = curlCommand(url);
   // The URL must stay percent-encoded to work; the decoded parameters are there to be read.
@@ -259,10 +262,16 @@ async function navigate(url, push = true) {
 
 /** The collection a URL of this API addresses (its first path segment after the prefix), if it is one. */
 function collectionOf(url) {
-  const path = new URL(url, location.origin).pathname;
-  if (!path.startsWith(`${state.api.prefix}/`)) return undefined;
+  const { origin, pathname: path } = new URL(url, location.origin);
+  if (origin !== location.origin || !path.startsWith(`${state.api.prefix}/`)) return undefined;
   const [first, second] = path.slice(state.api.prefix.length + 1).split('/');
-  const name = first === 'eval' ? second : first;
+  let name;
+  try {
+    // buildUrl() percent-encodes the name.
+    name = decodeURIComponent((first === 'eval' ? second : first) ?? '');
+  } catch {
+    return undefined;
+  }
   return state.api.collections.find((c) => c.name === name);
 }
 
@@ -299,15 +308,24 @@ async function loadApi() {
   );
 }
 
-/** The first view: the deep link's request and collection, else the first collection's list. */
+/**
+ * The first view: the deep link's request (`?url=`, a URL of this origin, absolute or not) with its collection
+ * chosen on the left, else the first collection's list. A deep link to no listed collection (or to none the
+ * token's role may see) shows its answer beside the first collection.
+ */
 function showStart() {
   const linked = new URLSearchParams(location.search).get('url');
   const deep = linked && new URL(linked, location.origin).origin === location.origin;
-  // A deep link chooses its own collection on the left, not the first one.
-  const first = (deep && collectionOf(linked)) || state.api.collections[0];
-  if (first) chooseCollection(first);
-  if (deep) navigate(new URL(linked, location.origin).href, false);
-  else if (first) navigate(buildUrl(), false);
+  const first = state.api.collections[0];
+  if (deep) {
+    // navigate() chooses the deep link's own collection; the first stands in where it names none.
+    const href = new URL(linked, location.origin).href;
+    if (!collectionOf(href) && first) chooseCollection(first);
+    navigate(href, false);
+  } else if (first) {
+    chooseCollection(first);
+    navigate(buildUrl(), false);
+  }
 }
 
 async function start() {
@@ -330,8 +348,10 @@ async function start() {
     e.preventDefault();
     navigate(new URL($('request-url').value, location.origin).href);
   });
-  window.addEventListener('popstate', (e) => {
-    if (e.state?.url) navigate(e.state.url, false);
+  // The page's own URL says what to show: `?url=` (pushed by navigate, or the deep link the page was opened
+  // at, whose history entry has no state), else the first collection.
+  window.addEventListener('popstate', () => {
+    if (state.api) showStart();
   });
   await loadApi();
   showStart();

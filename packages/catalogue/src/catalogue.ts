@@ -70,13 +70,26 @@ export interface CatalogueForeignKey {
 
 export interface CatalogueTable {
   readonly name: string;
+  /** A partitioned table is a table; a materialized view is a view (read-only). */
   readonly kind: 'table' | 'view';
   readonly columns: readonly CatalogueColumn[];
   /** Columns of the primary key in key order; empty when there is none (always for a view). */
   readonly primaryKey: readonly string[];
-  /** Unique constraints and unique indexes over plain columns, primary key excluded. */
+  /** Unique constraints and unique indexes over plain columns, primary key excluded (a materialized view's too). */
   readonly uniques: readonly (readonly string[])[];
   readonly foreignKeys: readonly CatalogueForeignKey[];
+  /**
+   * A view's columns that show a key of the one table it reads, where the database tells (PostgreSQL): a
+   * column no row of the view repeats. Absent where none is known.
+   */
+  readonly baseKeys?: readonly string[];
+  /** A partitioned table (PostgreSQL): its partitions, served through it and not as tables of their own. */
+  readonly partitions?: readonly string[];
+  /**
+   * A partitioned table: keys every one of its partitions declares (a primary key, or a unique index over
+   * not-null columns). Each holds within a partition; the database does not hold it across them.
+   */
+  readonly partitionKeys?: readonly (readonly string[])[];
   /** Absent where the database has no privileges (SQLite): everything is allowed. */
   readonly privileges?: TablePrivileges;
 }

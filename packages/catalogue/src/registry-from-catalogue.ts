@@ -90,6 +90,8 @@ export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueCon
     if (modelNames.has(model)) model = t.name;
     modelNames.add(model);
     served.set(t.name, { table: t, model, key: columns.key, columns: columns.columns });
+    const partitions = partitionsNote(t, columns.key, settings(t.name).key !== undefined);
+    if (partitions) warn(...partitions);
   }
 
   const modelTables = new Map<string, ModelTable>(
@@ -135,6 +137,30 @@ export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueCon
     for (const { registration } of list) registrations.push(registration);
   }
   return { registry: registryOf(registrations), models, warnings };
+}
+
+/** Partitions named in the line that says they are served through their table; the rest are counted. */
+const PARTITIONS_NAMED = 10;
+
+/**
+ * The line saying that a served partitioned table's partitions are served through it, not as tables of their
+ * own, and, when its key is one its partitions declare, that the database holds it unique only within each.
+ */
+function partitionsNote(table: CatalogueTable, key: string, configured: boolean): [string, string] | undefined {
+  const all = table.partitions ?? [];
+  if (all.length === 0) return undefined;
+  const named = all.slice(0, PARTITIONS_NAMED).join(', ');
+  const names = all.length > PARTITIONS_NAMED ? `${named} and ${all.length - PARTITIONS_NAMED} more` : named;
+  const what = all.length === 1 ? 'a partition' : 'partitions';
+  const byPartitions =
+    !configured &&
+    table.primaryKey.length === 0 &&
+    !table.uniques.some((u) => u.length === 1 && u[0] === key) &&
+    (table.partitionKeys ?? []).some((k) => k.length === 1 && k[0] === key);
+  const keyed = byPartitions
+    ? `; keyed by ${key}, a key of each partition, which PostgreSQL holds unique within a partition only`
+    : '';
+  return [names, `${what} of ${table.name}, served through it${keyed}`];
 }
 
 function where(catalogue: Catalogue): string {

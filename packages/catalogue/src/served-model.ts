@@ -32,7 +32,11 @@ export function joinColumns(tables: readonly CatalogueTable[]): Set<string> {
   return out;
 }
 
-/** The key column: the configured one, the primary key, a unique not-null column, or a view's `id`. */
+/**
+ * The key column: the configured one, the primary key, a unique not-null column; for a view, a one-column
+ * unique index (a materialized view's), a column showing its base table's key, or a column named `id`; for a
+ * partitioned table, a one-column key all its partitions declare.
+ */
 function chooseKey(
   table: CatalogueTable,
   config: TableConfig,
@@ -55,15 +59,28 @@ function chooseKey(
   const unique = table.uniques.find((u) => u.length === 1 && byName.get(u[0]!)?.nullable === false);
   if (unique) return unique[0];
   if (table.kind === 'view') {
-    // A view declares no key: a column named id, in any letter case (Sakila's views say ID), stands for one.
+    // PostgreSQL holds no column of a view not null: a materialized view's unique index is its key all the same.
+    const indexed = table.uniques.find((u) => u.length === 1);
+    if (indexed) return indexed[0];
+    const base = table.baseKeys?.[0];
+    if (base !== undefined) return base;
+    // Else a column named id, in any letter case (Sakila's views say ID), stands for one.
     if (byName.has('id')) return 'id';
     const ids = table.columns.filter((c) => c.name.toLowerCase() === 'id');
     if (ids.length === 1) return ids[0]!.name;
   }
-  warn(
-    `${table.kind === 'view' ? 'a view without an id column' : 'no primary key nor unique not-null column'}: left out (name a unique column as tables.${table.name}.key to serve it)`,
-  );
+  const shared = table.partitionKeys?.find((k) => k.length === 1);
+  if (shared) return shared[0];
+  warn(`${missingKey(table)}: left out (name a unique column as tables.${table.name}.key to serve it)`);
   return undefined;
+}
+
+function missingKey(table: CatalogueTable): string {
+  if (table.kind === 'view')
+    return 'a view without an id column, a unique index, or a column showing the key of the one table it reads';
+  if (table.partitions !== undefined)
+    return 'a partitioned table without a primary key or unique not-null column, whose partitions share no one-column key';
+  return 'no primary key nor unique not-null column';
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   testedKinds,
   type TestDatabase,
 } from '@colapi/test-fixtures/testing';
+import { operationAt, schemaChecker } from '@colapi/openapi-check';
 import { expect } from 'chai';
 import { serveCatalogue, type CatalogueServer } from '../src/index.js';
 
@@ -313,6 +314,23 @@ for (const kind of testedKinds()) {
         },
       });
       expect(missing.status).to.equal(404);
+    });
+
+    it('answers what its OpenAPI document says, in both formats', async () => {
+      for (const [client, collectionOf] of [
+        [a, (body: { data: unknown }) => body.data],
+        [b, (body: { objects: unknown }) => body.objects],
+      ] as const) {
+        const doc = (await client.get('/api/openapi.json')).body;
+        const check = schemaChecker(doc);
+        const schemaOf = (path: string) =>
+          Object.values(operationAt(doc, path, 'get').responses['200']!.content!)[0]!.schema as object;
+        const one = await client.get(`/api/gadget/${FIRST.toLowerCase()}`);
+        expect(check(schemaOf('/api/gadget/{id}'), one.body), `${client === a ? 'A' : 'B'} one`).to.equal(undefined);
+        const list = await client.get('/api/gadget');
+        expect((collectionOf as (b: unknown) => unknown[])(list.body)).to.have.length(2);
+        expect(check(schemaOf('/api/gadget'), list.body), `${client === a ? 'A' : 'B'} list`).to.equal(undefined);
+      }
     });
 
     it('describes each type in OpenAPI', async () => {

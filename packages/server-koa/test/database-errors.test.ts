@@ -24,6 +24,12 @@ describe('databaseError', () => {
     ['serialization', 503, 'Service Unavailable', 'the request conflicted with a concurrent one; retry it'],
     ['unavailable', 503, 'Service Unavailable', 'the database cannot be reached'],
     ['permission-denied', 403, 'Forbidden', 'the database does not allow this to the role the server connects as'],
+    [
+      'not-populated',
+      503,
+      'Service Unavailable',
+      'a materialized view this request reads has not been populated: it is served once REFRESH MATERIALIZED VIEW has filled it',
+    ],
   ];
   for (const [kind, status, title, detail, code] of KINDS) {
     it(`answers ${kind} with ${status}`, () => {

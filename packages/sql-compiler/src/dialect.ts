@@ -14,7 +14,9 @@ export type DatabaseErrorKind =
   | 'timeout'
   | 'serialization'
   | 'unavailable'
-  | 'permission-denied';
+  | 'permission-denied'
+  /** A materialized view read before its first REFRESH (PostgreSQL). */
+  | 'not-populated';
 
 /** The key types whose linkage `Dialect.keyList` aggregates. */
 export type KeyListType = 'integer' | 'string';

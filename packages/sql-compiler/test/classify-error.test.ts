@@ -44,6 +44,25 @@ describe('classifyError: lost connections and lock conflicts', () => {
   });
 });
 
+describe('classifyError: a materialized view not populated', () => {
+  it('PostgreSQL: SQLSTATE 55000 raised where a scan opens the view is not-populated, other 55000 errors are not', () => {
+    const unpopulated = Object.assign(new Error('materialized view "top_books" has not been populated'), {
+      code: '55000',
+      routine: 'ExecOpenScanRelation',
+    });
+    expect(postgres.classifyError(unpopulated)).to.equal('not-populated');
+    // A server answering in another language still names the routine.
+    expect(postgres.classifyError({ ...unpopulated, message: 'la vue matérialisée n’a pas été remplie' })).to.equal(
+      'not-populated',
+    );
+    const other = Object.assign(new Error('currval of sequence "s" is not yet defined in this session'), {
+      code: '55000',
+      routine: 'currval_oid',
+    });
+    expect(postgres.classifyError(other)).to.equal(undefined);
+  });
+});
+
 describe('classifyError: privileges the connecting role lacks', () => {
   it('PostgreSQL insufficient_privilege and MySQL table and column access denied are permission-denied', () => {
     const pg = Object.assign(new Error('permission denied for table book_tag'), { code: '42501' });

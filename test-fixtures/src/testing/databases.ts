@@ -46,7 +46,8 @@ let counter = 0;
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   const dialect: Dialect | undefined = dialects[kind];
   if (!dialect) throw new Error(`no dialect is named ${kind}`);
-  const name = `colapi_t${process.pid}_${counter++}`;
+  // TEST_DATABASE_PREFIX keeps apart the runs of several checkouts on one database server.
+  const name = `${process.env.TEST_DATABASE_PREFIX || 'colapi_t'}${process.pid}_${counter++}`;
   if (!dialect.createDatabase) {
     const dir = mkdtempSync(join(tmpdir(), 'colapi-'));
     return {

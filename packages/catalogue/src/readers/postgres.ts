@@ -2,6 +2,10 @@ import type { Knex } from 'knex';
 import type { CatalogueReader, CatalogueTable } from '../catalogue.js';
 import { assembleTables, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
 import { declaredFraction, withDetail } from './declared-fraction.js';
+import { columnNames as names } from './pg-column-names.js';
+import { withPartitionsAndViewKeys } from './postgres-extras.js';
+import { postgresPartitions } from './postgres-partitions.js';
+import { postgresViewKeys } from './postgres-view-keys.js';
 import { postgresType } from './postgres-types.js';
 
 /** node-postgres answers `{ rows }`. */
@@ -53,14 +57,6 @@ const COLUMNS = `
   where n.nspname = ? and c.relkind in ('r', 'p', 'v', 'm') and not c.relispartition and a.attnum > 0 and not a.attisdropped
   order by c.relname, a.attnum`;
 
-/** Column names of attribute numbers, in their order, as JSON (node-postgres parses it). */
-const names = (
-  relation: string,
-  numbers: string,
-  first = '',
-) => `(select json_agg(a.attname order by k.i) from unnest(${numbers}) with ordinality k(n, i)
-    join pg_catalog.pg_attribute a on a.attrelid = ${relation} and a.attnum = k.n${first ? ` where k.i <= ${first}` : ''})`;
-
 /**
  * Primary keys and unique indexes (a unique constraint makes one; a unique index may stand alone) over plain
  * columns and without a predicate, by their key columns only (`indnkeyatts`: an `INCLUDE` column is carried
@@ -81,7 +77,8 @@ const CONSTRAINTS = `
   join pg_catalog.pg_class c on c.oid = con.conrelid
   join pg_catalog.pg_namespace n on n.oid = c.relnamespace
   join pg_catalog.pg_class fc on fc.oid = con.confrelid
-  where n.nspname = ? and con.contype = 'f' and fc.relnamespace = n.oid
+  -- A foreign key to a partitioned table is copied for each partition (conparentid names the original).
+  where n.nspname = ? and con.contype = 'f' and fc.relnamespace = n.oid and con.conparentid = 0
   order by 1, 2, 6`;
 
 interface PgColumnRow extends Omit<ColumnRow, 'type' | 'maxLength'> {
@@ -95,11 +92,13 @@ interface PgColumnRow extends Omit<ColumnRow, 'type' | 'maxLength'> {
 export const postgresCatalogue: CatalogueReader = {
   defaultSchema: 'public',
   async read(knex: Knex, schema = 'public') {
-    const [[{ role }], tables, columns, constraints] = await Promise.all([
+    const [[{ role }], tables, columns, constraints, partitions, viewKeys] = await Promise.all([
       knex.raw('select current_user as role').then((r) => rowsOf<{ role: string }>(r) as [{ role: string }]),
       knex.raw(TABLES, [schema]).then((r) => rowsOf<TableRow>(r)),
       knex.raw(COLUMNS, [schema]).then((r) => rowsOf<PgColumnRow>(r)),
       knex.raw(CONSTRAINTS, [schema, schema]).then((r) => rowsOf<ConstraintRow>(r)),
+      postgresPartitions(knex, schema),
+      postgresViewKeys(knex, schema),
     ]);
     const typed: ColumnRow[] = columns.map(({ type_kind, element_kind, enum_values, ...c }) => ({
       ...c,
@@ -108,7 +107,11 @@ export const postgresCatalogue: CatalogueReader = {
         fractionDigits: declaredFraction(c.sql_type, 6),
       }),
     }));
-    const out: CatalogueTable[] = assembleTables(tables, typed, constraints);
+    const out: CatalogueTable[] = withPartitionsAndViewKeys(
+      assembleTables(tables, typed, constraints),
+      partitions,
+      viewKeys,
+    );
     return { dialect: 'postgres', schema, tables: out, role };
   },
 };

@@ -93,15 +93,55 @@ export function search(ctx: DescriptionContext, collection: CollectionSchema, op
   });
 }
 
-/** A key in a body: a number or its text, as the collection's strict key parser reads it. */
-const keyValue: JsonSchema = { type: ['integer', 'string'] };
+/**
+ * The only spelling of an integer key in text, as query-ast's strict key parser reads it: up to 19 digits, the
+ * 64 bits of a key column; whether the value fits is the server's to say (400).
+ */
+const CANONICAL_INTEGER = '^(0|-?[1-9][0-9]{0,18})$';
 
-/** What a client may not give together: a foreign key column and the relationship that sets it. */
+/**
+ * A key of `collection` in a body, as its strict key parser reads it: an integer key as a whole number or
+ * its canonical text (`pattern` and the bounds apply to the one type each), any other key as its value's text.
+ */
+function keyValue(collection: CollectionSchema): JsonSchema {
+  const column = collection.model.columns.get(collection.model.key)!;
+  if (column.type === 'integer')
+    return {
+      type: ['integer', 'string'],
+      pattern: CANONICAL_INTEGER,
+      minimum: Number.MIN_SAFE_INTEGER,
+      maximum: Number.MAX_SAFE_INTEGER,
+    };
+  const value = columnSchema({ ...column, nullable: false });
+  return value.type === 'string'
+    ? { ...value, minLength: 1, ...(column.maxLength !== undefined ? { maxLength: column.maxLength } : {}) }
+    : value;
+}
+
+/** `schema`, taking null as well. */
+const orNull = (schema: JsonSchema): JsonSchema => ({
+  ...schema,
+  type: [schema.type as string | string[], 'null'].flat(),
+  ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}),
+});
+
+/** The foreign key columns of a collection's to-one relationships, by column: the relationship that sets each. */
+function foreignKeys(collection: CollectionSchema): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const r of collection.relationships.values())
+    if (r.join.kind === 'belongs-to') out.set(r.join.ownColumn, r.name);
+  return out;
+}
+
+/**
+ * What a client may not give together: a foreign key column and the relationship that sets it, whatever
+ * their values (null included). `not: {required: [both]}` per pair, the plain JSON Schema every validator
+ * checks (its `properties` only name the two, for strict validators); generated clients that skip `not`
+ * still show the two members' descriptions.
+ */
 function foreignKeyOrRelationship(collection: CollectionSchema): JsonSchema {
-  const pairs = [...collection.relationships.values()]
-    .filter((r) => r.join.kind === 'belongs-to')
-    .map((r) => [r.join.ownColumn, r.name]);
   const both = (pair: string[]) => ({ properties: Object.fromEntries(pair.map((k) => [k, true])), required: pair });
+  const pairs = [...foreignKeys(collection)];
   return pairs.length
     ? { allOf: pairs.map((pair) => ({ not: both(pair), description: `${pair[0]} or ${pair[1]}, not both.` })) }
     : {};
@@ -124,6 +164,12 @@ function writeFields(
     if (c.name === collection.model.key || c.readOnly) continue;
     properties[c.name] = inputSchema(c);
     if (required && !c.nullable && !c.generated && !c.hasDefault && c.name !== filled) needed.push(c.name);
+  }
+  // A foreign key column says it excludes its relationship, for clients that skip `not`.
+  for (const [column, rel] of foreignKeys(collection)) {
+    const schema = properties[column];
+    if (schema)
+      properties[column] = { ...schema, description: `The key of the related ${rel}: give this or ${rel}, not both.` };
   }
   return {
     type: 'object',
@@ -149,7 +195,7 @@ function existing(ctx: DescriptionContext, target: CollectionSchema): JsonSchema
     return {
       ...fields,
       required: [key],
-      properties: { [key]: keyValue, ...(fields.properties as object) },
+      properties: { [key]: keyValue(target), ...(fields.properties as object) },
       description: `An existing ${target.name}, by its ${key}, optionally with new field values.`,
     };
   });
@@ -176,7 +222,7 @@ function removal(target: CollectionSchema, toMany: boolean): JsonSchema {
     type: 'object',
     required: [key],
     properties: {
-      [key]: keyValue,
+      [key]: keyValue(target),
       ...(toMany ? { __delete__: { type: 'boolean', description: 'Delete it as well.' } } : {}),
     },
     additionalProperties: false,
@@ -199,7 +245,8 @@ function relationshipOperation(
   return {
     type: 'object',
     properties: {
-      add: toMany ? { type: 'array', items: one } : oneOrListOfOne(one),
+      // A to-one add takes one object: a list, of one element too, is 400 (it is a to-many's).
+      add: toMany ? { type: 'array', items: one } : one,
       remove: toMany ? { type: 'array', items: removal(target, true) } : oneOrListOfOne(removal(target, false)),
     },
     minProperties: 1,
@@ -207,7 +254,7 @@ function relationshipOperation(
     additionalProperties: false,
     description: toMany
       ? 'Add these, or remove these.'
-      : 'Set it, or unlink the one named (it must be the related one).',
+      : 'Set it to one object (add takes no list, of one element neither: 400), or unlink the one named (it must be the related one).',
   };
 }
 
@@ -219,20 +266,41 @@ export function input(ctx: DescriptionContext, collection: CollectionSchema, mod
       const one = relatedInput(ctx, collection, rel);
       const value: JsonSchema =
         rel.cardinality === 'one' ? { anyOf: [one, { type: 'null' }] } : { type: 'array', items: one };
+      const set = mode === 'create' ? value : { anyOf: [value, relationshipOperation(ctx, collection, rel)] };
       relationships[rel.name] =
-        mode === 'create' ? value : { anyOf: [value, relationshipOperation(ctx, collection, rel)] };
+        rel.join.kind === 'belongs-to'
+          ? { ...set, description: `Sets ${rel.join.ownColumn}: give this or ${rel.join.ownColumn}, not both.` }
+          : set;
     }
     const fields = writeFields(collection, mode === 'create', relationships);
     const key = collection.model.key;
-    const keyDescription =
-      mode === 'update'
-        ? { ...keyValue, description: 'The id in the URL, if given at all: the id cannot change.' }
-        : { ...keyValue, description: 'A client-generated id.' };
-    // A create takes an id where the collection accepts client ids or does not generate them; an update only its own.
-    const keyAllowed =
-      mode === 'update' || collection.allowClientGeneratedIds || !collection.model.columns.get(key)?.generated;
-    return keyAllowed ? { ...fields, properties: { [key]: keyDescription, ...(fields.properties as object) } } : fields;
+    return { ...fields, properties: { [key]: idSchema(collection, mode), ...(fields.properties as object) } };
   });
+}
+
+/**
+ * The `id` member of a create or update body. An update takes only the URL's id (a schema cannot name it:
+ * its description does); a create a client id where the collection takes them or does not generate its
+ * ids, else none. null counts as absent in both, as the decoder reads it.
+ */
+function idSchema(collection: CollectionSchema, mode: 'create' | 'update'): JsonSchema {
+  const key = collection.model.key;
+  if (mode === 'update')
+    return {
+      ...orNull(keyValue(collection)),
+      description: `Optional, and only the id in the URL (a number or its text): the ${key} cannot change, and another is 400. null counts as absent.`,
+    };
+  if (!collection.model.columns.get(key)?.generated)
+    return { ...keyValue(collection), description: 'The id of the new one.' };
+  if (collection.allowClientGeneratedIds)
+    return {
+      ...orNull(keyValue(collection)),
+      description: 'A client-chosen id; null or left out: the database generates one.',
+    };
+  return {
+    type: 'null',
+    description: `${collection.name} generates its ids: leave ${key} out (null counts as absent).`,
+  };
 }
 
 /** The body of a bulk update: field values, and an optional search naming the instances. */

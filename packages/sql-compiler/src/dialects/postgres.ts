@@ -322,6 +322,14 @@ export const postgres: Dialect = {
       return /is still referenced/.test(detail) ? 'foreign-key-referenced' : 'foreign-key-missing';
     }
     if (ERRORS[code]) return ERRORS[code];
+    // object_not_in_prerequisite_state, raised where a scan opens a materialized view made WITH NO DATA.
+    if (
+      code === '55000' &&
+      /ExecOpenScanRelation|has not been populated/.test(
+        String((error as { routine?: unknown }).routine) + String((error as { message?: unknown }).message),
+      )
+    )
+      return 'not-populated';
     if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT')
       return 'unavailable';
     return undefined;
