@@ -101,13 +101,15 @@ const group = <T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]>
 };
 
 function openPostgres(url: string): SqlSide {
-  const knex = oneSession({ client: 'pg', connection: url }, "set timezone = 'UTC'");
+  // Every value as PostgreSQL writes it (a char(n) padded, a boolean t or f): no type parser in between.
+  const connection = { connectionString: url, types: { getTypeParser: () => (text: string) => text } };
+  const knex = oneSession({ client: 'pg', connection }, "set timezone = 'UTC'");
   const rows = rowsOf(knex, (r) => r.rows);
   return {
     rows,
     id: (name) => `"${name.replace(/"/g, '""')}"`,
     select: (column, how) =>
-      how === 'hex' ? `encode(${column}, 'hex')` : how === 'json' ? `to_json(${column})::text` : `(${column})::text`,
+      how === 'hex' ? `encode(${column}, 'hex')` : how === 'json' ? `to_json(${column})` : column,
     close: () => knex.destroy(),
     async tables() {
       const [relations, columns, indexes, keys] = await Promise.all([
@@ -157,11 +159,11 @@ function openPostgres(url: string): SqlSide {
           columns: (byTable.get(name) ?? []).map((c) => ({
             name: c.name!,
             type: c.type!.toLowerCase(),
-            notNull: c.not_null === 'true',
-            autoIncrement: c.auto_increment === 'true',
+            notNull: c.not_null === 't',
+            autoIncrement: c.auto_increment === 't',
           })),
-          primaryKey: own.filter((i) => i.is_primary === 'true').flatMap(keyColumns),
-          uniques: own.filter((i) => i.is_primary !== 'true').map(keyColumns),
+          primaryKey: own.filter((i) => i.is_primary === 't').flatMap(keyColumns),
+          uniques: own.filter((i) => i.is_primary !== 't').map(keyColumns),
           foreignKeys: keys
             .filter((k) => k.table_name === name)
             .map((k) => ({
