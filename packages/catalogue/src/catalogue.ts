@@ -86,6 +86,8 @@ export interface CatalogueTable {
    * not-null columns). Each holds within a partition; the database does not hold it across them.
    */
   readonly partitionKeys?: readonly (readonly string[])[];
+  /** PostgreSQL, a partitioned table: its leaf partitions that declare no key (they do not veto `partitionKeys`). */
+  readonly unkeyedPartitions?: readonly string[];
   /** Absent where the database has no privileges (SQLite): everything is allowed. */
   readonly privileges?: TablePrivileges;
 }
