@@ -71,11 +71,58 @@ describe('databaseError', () => {
     });
   });
 
+  it('names the field of a missing value: its own, the key, or one of another collection', () => {
+    expect(
+      databaseError('not-null-violation', {
+        owner: 'person',
+        names: ['name'],
+        own: true,
+        pointer: '/data/attributes/name',
+      }),
+    ).to.deep.include({
+      status: 400,
+      detail: '"name" is required: it cannot be null and has no default',
+      source: { pointer: '/data/attributes/name' },
+    });
+    expect(
+      databaseError('not-null-violation', {
+        owner: 'artist',
+        names: ['ArtistId'],
+        own: true,
+        key: true,
+        pointer: '/data/id',
+      }).detail,
+    ).to.equal('"ArtistId" is required: artist gives no id of its own, so a create must send one');
+    expect(databaseError('not-null-violation', { owner: 'article', names: ['author'] }).detail).to.equal(
+      '"author" of article cannot be null',
+    );
+  });
+
+  it('names the field and the constraint of a failed check, or the constraint alone', () => {
+    expect(
+      databaseError(
+        'check-violation',
+        { owner: 'item', names: ['price'], own: true, pointer: '/data/attributes/price' },
+        'price_positive',
+      ),
+    ).to.deep.include({
+      status: 400,
+      detail: '"price" breaks the check "price_positive" of the database',
+      source: { pointer: '/data/attributes/price' },
+    });
+    expect(
+      databaseError('check-violation', { owner: 'item', names: ['low', 'high'], own: true }, 'ordered').detail,
+    ).to.equal('"low", "high" break the check "ordered" of the database together');
+    expect(databaseError('check-violation', undefined, 'ordered').detail).to.equal(
+      'a value breaks the check "ordered" of the database',
+    );
+  });
+
   it('keeps the generic detail of other kinds, with the pointer', () => {
     expect(
-      databaseError('not-null-violation', { owner: 'person', names: ['name'], pointer: '/data/attributes/name' }),
+      databaseError('invalid-value', { owner: 'person', names: ['name'], pointer: '/data/attributes/name' }),
     ).to.deep.include({
-      detail: 'a required field is missing or null',
+      detail: 'a value is not valid for its field',
       source: { pointer: '/data/attributes/name' },
     });
   });
