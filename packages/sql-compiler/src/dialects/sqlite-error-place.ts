@@ -2,11 +2,11 @@ import type { Knex } from 'knex';
 import type { ErrorPlace } from '../dialect.js';
 import { ValueOutOfRange } from '../value-out-of-range.js';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** An identifier as SQLite reads it: bare, or quoted in one of its three ways. */
 const identifier = (name: string) =>
-  `(?:"${escape(name.replace(/"/g, '""'))}"|\`${escape(name)}\`|\\[${escape(name)}\\]|${escape(name)}\\b)`;
+  `(?:"${literal(name.replace(/"/g, '""'))}"|\`${literal(name)}\`|\\[${literal(name)}\\]|${literal(name)}\\b)`;
 
 /** The text inside the parenthesis that opens at `start`, or undefined when it does not close. */
 function parenthesised(sql: string, start: number): string | undefined {
