@@ -20,6 +20,12 @@ export interface CatalogueColumn {
   readonly computed: boolean;
   /** Most characters it holds, from varchar(n) or char(n). */
   readonly maxLength?: number;
+  /** numeric(p,s) and decimal(p,s): the digits it holds in all and after the point, as declared. */
+  readonly precision?: number;
+  readonly scale?: number;
+  /** A whole-number type: the least and greatest values its size holds (smallint, int unsigned…). */
+  readonly minimum?: number;
+  readonly maximum?: number;
   /** What the connecting role may do with it; absent where the database has no privileges (SQLite). */
   readonly privileges?: ColumnPrivileges;
 }

@@ -54,6 +54,8 @@ interface FieldsAtFault {
   readonly own?: boolean;
   /** Whether the one field is the collection's key (its id). */
   readonly key?: boolean;
+  /** The to-one relationship the one field (a foreign key) is set through, where it is not its name already. */
+  readonly relationship?: string;
 }
 
 /**
@@ -70,11 +72,12 @@ export function databaseError(kind: DatabaseErrorKind, fields?: FieldsAtFault, c
   } else if (fields && kind === 'out-of-range') {
     detail = `"${fields.names[0]}": the number is out of the range the field holds`;
   } else if (fields && kind === 'not-null-violation') {
+    const field = fields.relationship === undefined ? names : `${names} (the relationship "${fields.relationship}")`;
     detail = fields.key
-      ? `${names} is required: ${fields.owner} gives no id of its own, so a create must send one`
+      ? `${field} is required: ${fields.owner} gives no id of its own, so a create must send one`
       : fields.own
-        ? `${names} is required: it cannot be null and has no default`
-        : `${names} of ${fields.owner} cannot be null`;
+        ? `${field} is required: it cannot be null and has no default`
+        : `${field} of ${fields.owner} cannot be null`;
   } else if (fields && kind === 'check-violation') {
     detail =
       fields.names.length > 1
@@ -149,7 +152,9 @@ function fieldsAtFault(registry: Registry, route: Route, place: ErrorPlace): Fie
   const model = collection.model;
   const relationship = shownForeignKey(collection, column);
   const key = column === model.key;
-  return { owner: collection.name, names, own: true, key, pointer: pointerOf(route, model, column, relationship) };
+  const pointer = pointerOf(route, model, column, relationship);
+  const through = relationship !== undefined && relationship !== names[0] ? { relationship } : {};
+  return { owner: collection.name, names, own: true, key, pointer, ...through };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ColumnType } from '@colapi/schema';
 import type { CatalogueColumn, CatalogueForeignKey, CatalogueTable, TablePrivileges } from '../catalogue.js';
+import { declaredSize } from './declared-size.js';
 
 /** The rows every reader brings, in its own words already mapped to these names. */
 export interface TableRow {
@@ -79,6 +80,7 @@ function column(c: ColumnRow): CatalogueColumn {
     autoIncrement: flag(c.auto_increment),
     computed: flag(c.computed),
     ...(c.maxLength === undefined || c.maxLength === null ? {} : { maxLength: Number(c.maxLength) }),
+    ...declaredSize(c.sqlType),
     ...(c.may_select === undefined
       ? {}
       : { privileges: { select: flag(c.may_select), insert: flag(c.may_insert), update: flag(c.may_update) } }),

@@ -119,17 +119,29 @@ function writeFields(
 ): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const needed: string[] = [];
+  // A required foreign key column may be given as itself or through the relationship that sets it.
+  const setBy = new Map(
+    [...collection.relationships.values()].flatMap((r) =>
+      r.join.kind === 'belongs-to' && r.name in relationships ? [[r.join.ownColumn, r.name] as const] : [],
+    ),
+  );
+  const either: JsonSchema[] = [];
   for (const c of collection.columns.values()) {
     if (c.name === collection.model.key) continue;
     properties[c.name] = inputSchema(c);
-    if (required && !c.nullable && !c.generated && !c.hasDefault && c.name !== filled) needed.push(c.name);
+    if (!required || c.nullable || c.generated || c.hasDefault || c.name === filled) continue;
+    const rel = setBy.get(c.name);
+    if (rel === undefined) needed.push(c.name);
+    else either.push({ anyOf: [{ required: [c.name] }, { required: [rel] }], description: `${c.name} or ${rel}.` });
   }
+  const exclusive = foreignKeyOrRelationship(collection);
+  const all = [...((exclusive.allOf as JsonSchema[] | undefined) ?? []), ...either];
   return {
     type: 'object',
     properties: { ...properties, ...relationships },
     ...(needed.length ? { required: needed } : {}),
     additionalProperties: false,
-    ...foreignKeyOrRelationship(collection),
+    ...(all.length ? { allOf: all } : {}),
   };
 }
 
@@ -228,9 +240,13 @@ export function input(ctx: DescriptionContext, collection: CollectionSchema, mod
         ? { ...keyValue, description: 'The id in the URL, if given at all: the id cannot change.' }
         : { ...keyValue, description: 'A client-generated id.' };
     // A create takes an id where the collection accepts client ids or does not generate them; an update only its own.
-    const keyAllowed =
-      mode === 'update' || collection.allowClientGeneratedIds || !collection.model.columns.get(key)?.generated;
-    return keyAllowed ? { ...fields, properties: { [key]: keyDescription, ...(fields.properties as object) } } : fields;
+    const keyColumn = collection.model.columns.get(key);
+    const keyAllowed = mode === 'update' || collection.allowClientGeneratedIds || !keyColumn?.generated;
+    // A key the database neither generates nor defaults is the client's to send.
+    const keyNeeded = mode === 'create' && keyColumn !== undefined && !keyColumn.generated && !keyColumn.hasDefault;
+    if (!keyAllowed) return fields;
+    const withKey = { ...fields, properties: { [key]: keyDescription, ...(fields.properties as object) } };
+    return keyNeeded ? { ...withKey, required: [key, ...((fields.required as string[] | undefined) ?? [])] } : withKey;
   });
 }
 
