@@ -77,7 +77,11 @@ export const NOW_VALUES = ['CURRENT_TIMESTAMP', 'CURRENT_DATE', 'LOCALTIMESTAMP'
 export function inputSchema(column: ColumnSchema): JsonSchema {
   const base = columnSchema(column);
   const out =
-    column.type === 'string' && column.maxLength !== undefined ? { ...base, maxLength: column.maxLength } : base;
+    column.type === 'string' && column.maxLength !== undefined
+      ? { ...base, maxLength: column.maxLength }
+      : column.type === 'integer' && column.minimum !== undefined && column.maximum !== undefined
+        ? { ...base, minimum: column.minimum, maximum: column.maximum }
+        : base;
   if (column.type === 'date' || column.type === 'time' || column.type === 'datetime') {
     return { anyOf: [out, { enum: [...NOW_VALUES], description: 'Set by the database to its current value.' }] };
   }
