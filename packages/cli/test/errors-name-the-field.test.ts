@@ -11,7 +11,8 @@ import { serveCatalogue, type CatalogueServer } from '../src/index.js';
 
 /**
  * Small tables whose every refusal must name its field: NOT NULL columns and foreign keys, a key without a
- * default, one-column and two-column CHECKs (a domain's on PostgreSQL), numeric(5,2) and smallint.
+ * default, one-column and two-column CHECKs, numeric(5,2) and smallint. On PostgreSQL a CHECK and a NOT NULL
+ * are also a domain's, whose errors name only the domain.
  */
 const DDL: Record<string, string[]> = {
   postgres: [
@@ -22,6 +23,8 @@ const DDL: Record<string, string[]> = {
       first_year integer, last_year integer, writer_id integer not null references writer(id),
       constraint years_ordered check (first_year <= last_year))`,
     'create table label (code integer primary key, name varchar(20) not null)',
+    'create domain stamp_code as varchar(10) not null',
+    'create table stamp (id serial primary key, code stamp_code)',
   ],
   mysql: [
     'create table writer (id int auto_increment primary key, name varchar(40) not null) engine=InnoDB',
@@ -30,6 +33,7 @@ const DDL: Record<string, string[]> = {
       first_year integer, last_year integer, writer_id integer not null, foreign key (writer_id) references writer(id),
       constraint years_ordered check (first_year <= last_year)) engine=InnoDB`,
     'create table label (code integer primary key, name varchar(20) not null) engine=InnoDB',
+    'create table stamp (id int auto_increment primary key, code varchar(10) not null) engine=InnoDB',
   ],
   sqlite: [
     'create table writer (id integer primary key, name varchar(40) not null)',
@@ -39,6 +43,7 @@ const DDL: Record<string, string[]> = {
       constraint years_ordered check (first_year <= last_year))`,
     // Not `integer primary key`, which is the rowid and numbered; NOT NULL, which SQLite's keys lack otherwise.
     'create table label (code int not null primary key, name varchar(20) not null)',
+    'create table stamp (id integer primary key, code varchar(10) not null)',
   ],
 };
 
@@ -156,6 +161,16 @@ for (const kind of testedKinds()) {
       it('Format A: a key without a default, not sent', async () => {
         const res = await served!.a.post('/api/label', { data: { type: 'label', attributes: { name: 'two' } } });
         refusedA(res, /"code" is required: label gives no id of its own/, '/data/id');
+      });
+
+      it('Format A and B: a column (on PostgreSQL of a NOT NULL domain) not sent', async () => {
+        refusedA(
+          await served!.a.post('/api/stamp', { data: { type: 'stamp', attributes: {} } }),
+          /"code" is required/,
+          '/data/attributes/code',
+        );
+        refusedB(await served!.b.post('/api/stamp', {}), /"code" is required/);
+        expect(await served!.sql.knex('stamp').count({ n: '*' })).to.deep.equal([{ n: 0 }]);
       });
 
       it('Format B: the field, the foreign key and the key', async () => {

@@ -32,10 +32,19 @@ async function columnsOf(knex: Knex, sql: string, bindings: string[]): Promise<s
   return result.rows.map((r) => r.c);
 }
 
+/** The one column of the request's table whose type is the domain an error names, if there is one. */
+async function domainColumn(knex: Knex, e: PgError, table: string | undefined): Promise<ErrorPlace | undefined> {
+  const domain = text(e.dataType);
+  if (domain === undefined || table === undefined) return undefined;
+  const columns = await columnsOf(knex, DOMAIN_COLUMNS, [table, domain]);
+  return columns.length === 1 ? { table, columns } : undefined;
+}
+
 /**
  * What PostgreSQL's error report tells: a duplicate its key (`Key (name)=(news) already exists.`), a null
  * its table and column, a failed CHECK its table and constraint, whose columns the catalogue holds. A
- * domain's CHECK names only the domain: the one column of that domain in the request's table is at fault.
+ * domain's CHECK or NOT NULL names only the domain: the one column of that domain in the request's table is
+ * at fault.
  */
 export function postgresErrorPlace(knex: Knex, error: unknown, table?: string): Promise<ErrorPlace | undefined> {
   return place(knex, error, table).catch(() => undefined);
@@ -52,18 +61,17 @@ async function place(knex: Knex, error: unknown, table?: string): Promise<ErrorP
       return columns ? { ...at, columns } : undefined;
     }
     case '23502': {
+      // A domain declared NOT NULL names only the domain (`domain d does not allow null values`).
       const column = text(e.column);
-      return column === undefined ? undefined : { ...at, columns: [column] };
+      return column === undefined ? domainColumn(knex, e, table) : { ...at, columns: [column] };
     }
     case '23514': {
       const constraint = text(e.constraint);
       if (constraint === undefined) return undefined;
       if (own !== undefined)
         return { ...at, columns: await columnsOf(knex, CHECK_COLUMNS, [constraint, own]), constraint };
-      const domain = text(e.dataType);
-      if (domain === undefined || table === undefined) return { columns: [], constraint };
-      const columns = await columnsOf(knex, DOMAIN_COLUMNS, [table, domain]);
-      return columns.length === 1 ? { table, columns, constraint } : { columns: [], constraint };
+      const domain = await domainColumn(knex, e, table);
+      return domain ? { ...domain, constraint } : { columns: [], constraint };
     }
     default:
       return undefined;
