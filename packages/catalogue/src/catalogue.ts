@@ -35,6 +35,12 @@ export interface CatalogueColumn {
   readonly maxLength?: number;
   /** What its type needs besides its kind (values, precision, element type…). */
   readonly detail?: TypeDetail;
+  /** numeric(p,s) and decimal(p,s): the digits it holds in all and after the point, as declared. */
+  readonly precision?: number;
+  readonly scale?: number;
+  /** A whole-number type: the least and greatest values its size holds (smallint, int unsigned…). */
+  readonly minimum?: number;
+  readonly maximum?: number;
   /** What the connecting role may do with it; absent where the database has no privileges (SQLite). */
   readonly privileges?: ColumnPrivileges;
 }

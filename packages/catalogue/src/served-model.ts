@@ -183,6 +183,13 @@ function column(
     nullable: c.nullable && !isKey,
     ...(isKey ? { generated: c.autoIncrement } : {}),
     ...(type === 'string' && c.maxLength !== undefined ? { maxLength: c.maxLength } : {}),
+    // A numeric column is a 'decimal' (a 'number' where configured so); an integer keeps to its declared size.
+    ...((type === 'decimal' || type === 'number') && c.precision !== undefined
+      ? { precision: c.precision, scale: c.scale ?? 0 }
+      : {}),
+    ...(type === 'integer' && c.minimum !== undefined && c.maximum !== undefined
+      ? { minimum: c.minimum, maximum: c.maximum }
+      : {}),
     ...(c.hasDefault || c.autoIncrement ? { hasDefault: true } : {}),
     ...(rename !== undefined && rename !== c.name ? { column: c.name } : {}),
   };
