@@ -1,7 +1,8 @@
-import type { CollectionSchema } from '@colapi/schema';
+import type { CollectionSchema, ColumnSchema } from '@colapi/schema';
 import { ApiError, type ErrorSource } from './api-error.js';
 import { roundFraction } from './round-fraction.js';
-import { coerceValue } from './values.js';
+import { checkDecimal } from './typed-values.js';
+import { coerceValue, shownValue } from './values.js';
 
 export interface WriteValuesOptions {
   /** The names a client may write; default every exposed column but the key. */
@@ -50,7 +51,30 @@ export function decodeWriteValues(
     if (max !== undefined && typeof coerced === 'string' && coerced.length > max && [...coerced].length > max) {
       throw ApiError.badRequest(`"${name}" holds at most ${column.maxLength} characters`, source);
     }
+    const beyond = beyondSize(column, coerced);
+    if (beyond !== undefined) throw ApiError.badRequest(`"${name}": ${shownValue(value)} ${beyond}`, source);
     out[name] = coerced;
   }
   return out;
+}
+
+/**
+ * Why a number does not fit its column's declared size, or undefined when it fits: an integer beyond the
+ * range of its type, a number with more digits before the point than numeric(p,s) holds once rounded to s
+ * places, as the database rounds it (checked as the exact decimal it is written as). A `decimal` is held to
+ * its precision by coerceValue already.
+ */
+function beyondSize(column: ColumnSchema, value: unknown): string | undefined {
+  if (typeof value !== 'number') return undefined;
+  const { minimum, maximum, precision, scale = 0 } = column;
+  if (column.type === 'integer' && minimum !== undefined && maximum !== undefined) {
+    return value < minimum || value > maximum
+      ? `is out of the range the field holds (${minimum} to ${maximum})`
+      : undefined;
+  }
+  if (column.type === 'number' && precision !== undefined && !checkDecimal(column, value).ok) {
+    const digits = precision - scale;
+    return `has more than ${digits} digit${digits === 1 ? '' : 's'} before the point (numeric(${precision},${scale}))`;
+  }
+  return undefined;
 }

@@ -56,9 +56,18 @@ export interface ColumnSchema {
   readonly column?: string;
   /** `enum` and `set`: the values the column takes, in the database's order. */
   readonly values?: readonly string[];
-  /** `decimal`: the digits it holds in all and after the point, where the column declares them. */
+  /**
+   * `decimal` (and a `number` the database keeps as numeric/decimal): the digits it holds in all and after the
+   * point, where the column declares them. A write of more digits before the point is refused naming the field.
+   */
   readonly precision?: number;
   readonly scale?: number;
+  /**
+   * `integer`: the least and greatest values its declared size holds (smallint, int unsigned…); a write beyond
+   * them is refused naming the field, before any SQL (PostgreSQL's own refusal names no column).
+   */
+  readonly minimum?: number;
+  readonly maximum?: number;
   /** `array`: the type of its elements. */
   readonly items?: ColumnType;
   /** Served and filtered on, never written: a generated column, a `tsvector`. */

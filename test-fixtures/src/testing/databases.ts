@@ -40,9 +40,9 @@ export interface TestDatabase {
 let counter = 0;
 
 /**
- * Creates an empty database of a kind for this test process, the way its dialect makes one. Throws when the
- * server cannot be reached; callers decide whether that skips (a developer's machine) or fails (CI). A suite
- * may give its databases a prefix of their own, to tell them apart on a shared server.
+ * Creates an empty database of a kind for this test process, the way its dialect makes one, named `prefix`,
+ * the process id and a counter (a suite may choose its prefix, to tell its databases on a shared server).
+ * Throws when the server cannot be reached; callers decide whether that skips (a developer's machine) or fails (CI).
  */
 export async function createTestDatabase(kind: DatabaseKind, prefix = 'colapi_t'): Promise<TestDatabase> {
   const dialect: Dialect | undefined = dialects[kind];

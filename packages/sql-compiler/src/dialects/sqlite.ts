@@ -3,6 +3,7 @@ import type { Dialect } from '../dialect.js';
 import { decodeCommon, decodeJsonText } from './decode-common.js';
 import { ValueOutOfRange } from '../value-out-of-range.js';
 import { likeToGlob } from '../like-pattern.js';
+import { sqliteErrorPlace } from './sqlite-error-place.js';
 import { ENTRY_POINT, interruptExtension, TIMEOUT_FUNCTION } from './sqlite-interrupt.js';
 import { inTextForm, textFormDigits } from '../text-form.js';
 
@@ -237,18 +238,7 @@ export const sqlite: Dialect = {
     if (code === 'SQLITE_INTERRUPT') return 'timeout';
     return undefined;
   },
-  async errorPlace(_knex, error) {
-    if (error instanceof ValueOutOfRange) return { columns: [error.column] };
-    // knex puts the statement first: `insert into … - UNIQUE constraint failed: tag.name` (one table.column per column of the key).
-    const code = String((error as { code?: unknown })?.code ?? '');
-    if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return undefined;
-    const list = /(?:UNIQUE|PRIMARY KEY) constraint failed: (.+)$/.exec(
-      String((error as { message?: unknown }).message ?? ''),
-    )?.[1];
-    const names = list?.split(', ').map((n) => n.split('.'));
-    if (!names?.length || names.some((n) => n.length !== 2)) return undefined;
-    return { table: names[0]![0]!, columns: names.map((n) => n[1]!) };
-  },
+  errorPlace: sqliteErrorPlace,
   async emptyTables(knex, tables) {
     await knex.transaction(async (trx) => {
       // Foreign keys are checked at commit, when every table is empty, whatever order the tables come in.
