@@ -203,7 +203,10 @@ function atomicResults(parsed: unknown): { problems: string[] } | undefined {
   if (!Array.isArray(results)) return { problems: [...problems, '/atomic:results is not a list'] };
   const { document: check } = compiled();
   results.forEach((result, i) => {
-    if (!isObject(result)) return problems.push(`/atomic:results/${i} is not an object`);
+    if (!isObject(result)) {
+      problems.push(`/atomic:results/${i} is not an object`);
+      return;
+    }
     const members = Object.keys(result).filter((k) => k !== 'data' && k !== 'meta');
     if (members.length) problems.push(`/atomic:results/${i} has members ${members.join(', ')}`);
     if ('data' in result && !check({ data: result.data }))

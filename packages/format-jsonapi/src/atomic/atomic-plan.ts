@@ -24,7 +24,7 @@ const DOCUMENT_MEMBERS = new Set([ATOMIC_OPERATIONS, 'jsonapi', 'meta', 'links']
 /** An error of one operation, its pointer moved under the operation's place: `/data/x` → `/atomic:operations/3/data/x`. */
 export function locate(error: ApiError, pointer: string): ApiError {
   const inner = error.source?.pointer;
-  if (inner !== undefined && inner.startsWith(ROOT)) return error;
+  if (inner?.startsWith(ROOT)) return error;
   const source = error.source?.parameter !== undefined ? error.source : { pointer: `${pointer}${inner ?? ''}` };
   return new ApiError(
     error.status,
