@@ -202,8 +202,14 @@ function singleRequest(
     return collection;
   };
   if (target) collectionOf(target.type, raw.ref !== undefined ? `${where}/type` : where);
+  // An id in the body that no key of the collection can be is malformed (400), as in a single request's body.
+  const checkedId = (type: string, id: string, p: string) => {
+    const parsed = parseKey(collectionOf(type, p).model, id);
+    if (!parsed.ok) throw bad(`"${id}" is not a valid id of ${type}: ${parsed.reason}`, p);
+    return id;
+  };
   const targetId = (t: Target): string | undefined => {
-    if (t.lid === undefined) return t.id;
+    if (t.lid === undefined) return t.id === undefined || raw.ref === undefined ? t.id : checkedId(t.type, t.id, `${where}/id`);
     book?.use(t.type, t.lid, `${where}/lid`);
     return idOf(t.type, t.lid);
   };
@@ -251,7 +257,8 @@ function singleRequest(
     };
   }
   // update of a resource: data names it, by id or lid; a ref or href must name the same one.
-  let id: string | undefined = typeof rest.id === 'string' ? rest.id : undefined;
+  let id: string | undefined =
+    typeof rest.id === 'string' ? checkedId(collection.name, rest.id, `${pointer}/data/id`) : undefined;
   if (typeof lid === 'string') {
     book?.use(collection.name, lid, `${pointer}/data/lid`);
     id = idOf(collection.name, lid);
