@@ -33,7 +33,11 @@ describeEachDatabase(
     it('data beside atomic:operations: 400 at /data', () =>
       refused({ 'atomic:operations': [{ op: 'add', data: res('tag', { name: 'x' }) }], data: null }, 400, '/data'));
     it('included beside atomic:operations: 400 at /included', () =>
-      refused({ 'atomic:operations': [{ op: 'add', data: res('tag', { name: 'x' }) }], included: [] }, 400, '/included'));
+      refused(
+        { 'atomic:operations': [{ op: 'add', data: res('tag', { name: 'x' }) }], included: [] },
+        400,
+        '/included',
+      ));
 
     const ops = (...operations: unknown[]) => ({ 'atomic:operations': operations });
     const CASES: [string, unknown, number, string][] = [
@@ -57,30 +61,125 @@ describeEachDatabase(
       ['add with a list as data', { op: 'add', data: [] }, 400, `${OPS}/0/data`],
       ['add without type', { op: 'add', data: { attributes: { name: 'x' } } }, 400, `${OPS}/0/data/type`],
       ['add of an unknown type', { op: 'add', data: res('nothing', {}) }, 400, `${OPS}/0/data/type`],
-      ['add with a ref to the resource', { op: 'add', ref: { type: 'tag' }, data: res('tag', {}) }, 400, `${OPS}/0/ref`],
-      ['add with an unknown attribute', { op: 'add', data: res('tag', { nope: 1 }) }, 400, `${OPS}/0/data/attributes/nope`],
-      ['add with a wrongly typed attribute', { op: 'add', data: res('person', { age: 'old' }) }, 400, `${OPS}/0/data/attributes/age`],
-      ['add with an unknown relationship', { op: 'add', data: res('article', {}, { nope: null }) }, 400, `${OPS}/0/data/relationships/nope`],
+      [
+        'add with a ref to the resource',
+        { op: 'add', ref: { type: 'tag' }, data: res('tag', {}) },
+        400,
+        `${OPS}/0/ref`,
+      ],
+      [
+        'add with an unknown attribute',
+        { op: 'add', data: res('tag', { nope: 1 }) },
+        400,
+        `${OPS}/0/data/attributes/nope`,
+      ],
+      [
+        'add with a wrongly typed attribute',
+        { op: 'add', data: res('person', { age: 'old' }) },
+        400,
+        `${OPS}/0/data/attributes/age`,
+      ],
+      [
+        'add with an unknown relationship',
+        { op: 'add', data: res('article', {}, { nope: null }) },
+        400,
+        `${OPS}/0/data/relationships/nope`,
+      ],
       ['add with a member no resource object has', { op: 'add', data: { type: 'tag', x: 1 } }, 400, `${OPS}/0/data/x`],
-      ['add with data.id and data.lid', { op: 'add', data: { type: 'tag', id: '9', lid: 'x' } }, 400, `${OPS}/0/data/lid`],
-      ['add with a client id where none is accepted', { op: 'add', data: { type: 'person', id: '99' } }, 403, `${OPS}/0/data/id`],
-      ['add to a collection that does not take POST', { op: 'add', data: res('comment', { content: 'x' }) }, 403, `${OPS}/0`],
-      ['add to an href of another collection', { op: 'add', href: '/api/person', data: res('tag', {}) }, 409, `${OPS}/0/data/type`],
+      [
+        'add with data.id and data.lid',
+        { op: 'add', data: { type: 'tag', id: '9', lid: 'x' } },
+        400,
+        `${OPS}/0/data/lid`,
+      ],
+      [
+        'add with a client id where none is accepted',
+        { op: 'add', data: { type: 'person', id: '99' } },
+        403,
+        `${OPS}/0/data/id`,
+      ],
+      [
+        'add to a collection that does not take POST',
+        { op: 'add', data: res('comment', { content: 'x' }) },
+        403,
+        `${OPS}/0`,
+      ],
+      [
+        'add to an href of another collection',
+        { op: 'add', href: '/api/person', data: res('tag', {}) },
+        409,
+        `${OPS}/0/data/type`,
+      ],
       ['update without id or lid', { op: 'update', data: res('tag', { name: 'x' }) }, 400, `${OPS}/0/data/id`],
-      ['update whose ref names another resource', { op: 'update', ref: id('tag', 2), data: { type: 'tag', id: '1' } }, 409, `${OPS}/0/data/id`],
-      ['update whose ref names another type', { op: 'update', ref: id('person', 1), data: { type: 'tag', id: '1' } }, 409, `${OPS}/0/data/type`],
+      [
+        'update whose ref names another resource',
+        { op: 'update', ref: id('tag', 2), data: { type: 'tag', id: '1' } },
+        409,
+        `${OPS}/0/data/id`,
+      ],
+      [
+        'update whose ref names another type',
+        { op: 'update', ref: id('person', 1), data: { type: 'tag', id: '1' } },
+        409,
+        `${OPS}/0/data/type`,
+      ],
       ['update with an id no key can be', { op: 'update', data: { type: 'tag', id: 'abc' } }, 400, `${OPS}/0/data/id`],
       ['remove whose ref has an id no key can be', { op: 'remove', ref: id('tag', 'abc') }, 400, `${OPS}/0/ref/id`],
-      ['a relationship that does not exist', { op: 'update', ref: { ...id('article', 1), relationship: 'nope' }, data: null }, 400, `${OPS}/0/ref/relationship`],
-      ['a relationship without its resource', { op: 'update', ref: { type: 'article', relationship: 'author' }, data: null }, 400, `${OPS}/0/ref`],
-      ['add to a to-one relationship', { op: 'add', ref: { ...id('article', 1), relationship: 'author' }, data: id('person', 1) }, 400, `${OPS}/0/op`],
-      ['remove from a to-one relationship', { op: 'remove', ref: { ...id('article', 1), relationship: 'author' }, data: id('person', 1) }, 400, `${OPS}/0/op`],
-      ['a relationship operation without data', { op: 'add', ref: { ...id('article', 1), relationship: 'tags' } }, 400, `${OPS}/0/data`],
-      ['to-many linkage that is no list', { op: 'add', ref: { ...id('article', 1), relationship: 'tags' }, data: id('tag', 1) }, 400, `${OPS}/0/data`],
-      ['linkage of another type', { op: 'add', ref: { ...id('article', 1), relationship: 'tags' }, data: [id('person', 1)] }, 409, `${OPS}/0/data/0/type`],
-      ['lid used before it is assigned', { op: 'update', data: { type: 'tag', lid: 'later', attributes: {} } }, 400, `${OPS}/0/data/lid`],
+      [
+        'a relationship that does not exist',
+        { op: 'update', ref: { ...id('article', 1), relationship: 'nope' }, data: null },
+        400,
+        `${OPS}/0/ref/relationship`,
+      ],
+      [
+        'a relationship without its resource',
+        { op: 'update', ref: { type: 'article', relationship: 'author' }, data: null },
+        400,
+        `${OPS}/0/ref`,
+      ],
+      [
+        'add to a to-one relationship',
+        { op: 'add', ref: { ...id('article', 1), relationship: 'author' }, data: id('person', 1) },
+        400,
+        `${OPS}/0/op`,
+      ],
+      [
+        'remove from a to-one relationship',
+        { op: 'remove', ref: { ...id('article', 1), relationship: 'author' }, data: id('person', 1) },
+        400,
+        `${OPS}/0/op`,
+      ],
+      [
+        'a relationship operation without data',
+        { op: 'add', ref: { ...id('article', 1), relationship: 'tags' } },
+        400,
+        `${OPS}/0/data`,
+      ],
+      [
+        'to-many linkage that is no list',
+        { op: 'add', ref: { ...id('article', 1), relationship: 'tags' }, data: id('tag', 1) },
+        400,
+        `${OPS}/0/data`,
+      ],
+      [
+        'linkage of another type',
+        { op: 'add', ref: { ...id('article', 1), relationship: 'tags' }, data: [id('person', 1)] },
+        409,
+        `${OPS}/0/data/0/type`,
+      ],
+      [
+        'lid used before it is assigned',
+        { op: 'update', data: { type: 'tag', lid: 'later', attributes: {} } },
+        400,
+        `${OPS}/0/data/lid`,
+      ],
       ['lid used in ref before it is assigned', { op: 'remove', ref: lid('tag', 'later') }, 400, `${OPS}/0/ref/lid`],
-      ['lid used in linkage before it is assigned', { op: 'add', data: res('article', {}, { author: lid('person', 'p') }) }, 400, `${OPS}/0/data/relationships/author/data/lid`],
+      [
+        'lid used in linkage before it is assigned',
+        { op: 'add', data: res('article', {}, { author: lid('person', 'p') }) },
+        400,
+        `${OPS}/0/data/relationships/author/data/lid`,
+      ],
     ];
     for (const [name, op, status, pointer] of CASES) {
       it(`${name}: ${status} at ${pointer}`, () => refused(ops(op), status, pointer));
@@ -153,24 +252,28 @@ describeEachDatabase(
       expect(await census(t())).to.deep.equal(before);
     });
     it('errors of different statuses together: 400', async () => {
-      const r = await atomic(t(), [
-        { op: 'add', data: { type: 'person', id: '99' } },
-        { op: 'merge' },
-      ]);
+      const r = await atomic(t(), [{ op: 'add', data: { type: 'person', id: '99' } }, { op: 'merge' }]);
       expect(errorsOf(r, 400).map((e) => e.status)).to.deep.equal(['403', '400']);
     });
 
     it('100 operations are accepted (the default maximum)', async () => {
       const r = await atomic(
         t(),
-        Array.from({ length: 100 }, (_, i) => ({ op: 'update', data: { type: 'tag', id: '1', attributes: { name: `n${i}` } } })),
+        Array.from({ length: 100 }, (_, i) => ({
+          op: 'update',
+          data: { type: 'tag', id: '1', attributes: { name: `n${i}` } },
+        })),
       );
       expect(r.status, r.text).to.equal(204);
       expect((await t().target.database.knex('tag').where({ id: 1 }))[0].name).to.equal('n99');
       await t().seed();
     });
     it('101 operations: 413 at /atomic:operations, nothing run', () =>
-      refused(ops(...Array.from({ length: 101 }, () => ({ op: 'add', data: res('tag', { name: 'many' }) }))), 413, OPS));
+      refused(
+        ops(...Array.from({ length: 101 }, () => ({ op: 'add', data: res('tag', { name: 'many' }) }))),
+        413,
+        OPS,
+      ));
   },
   { api: { atomic: true } },
 );

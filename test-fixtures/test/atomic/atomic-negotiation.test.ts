@@ -21,7 +21,10 @@ describeEachDatabase(
       ['a wildcard', '*/*'],
       ['application/*', 'application/*'],
       ['the extension beside an unknown profile', `${ATOMIC_TYPE}; profile="https://example.com/unknown"`],
-      ['an entry with an unsupported extension beside one with the atomic one', `${JSONAPI}; ext="https://example.com/x", ${ATOMIC_TYPE}`],
+      [
+        'an entry with an unsupported extension beside one with the atomic one',
+        `${JSONAPI}; ext="https://example.com/x", ${ATOMIC_TYPE}`,
+      ],
       ['the extension among others in one ext, all supported', `${JSONAPI}; ext="${ATOMIC_EXT}"`],
     ];
     for (const [name, accept] of accepted) {
@@ -42,7 +45,10 @@ describeEachDatabase(
     const notAcceptable: [string, string][] = [
       ['plain JSON:API only', JSONAPI],
       ['an unsupported extension only', `${JSONAPI}; ext="https://example.com/x"`],
-      ['the atomic extension beside an unsupported one in the same entry', `${JSONAPI}; ext="${ATOMIC_EXT} https://example.com/x"`],
+      [
+        'the atomic extension beside an unsupported one in the same entry',
+        `${JSONAPI}; ext="${ATOMIC_EXT} https://example.com/x"`,
+      ],
       ['another media type parameter', `${ATOMIC_TYPE}; charset=utf-8`],
       ['text/html', 'text/html'],
     ];
@@ -91,7 +97,11 @@ describeEachDatabase(
     }
 
     it('the atomic media type on another path: 415', async () => {
-      const r = await t().http.post('/api/tag', { data: res('tag', { name: 'x' }) }, { headers: { 'content-type': ATOMIC_TYPE } });
+      const r = await t().http.post(
+        '/api/tag',
+        { data: res('tag', { name: 'x' }) },
+        { headers: { 'content-type': ATOMIC_TYPE } },
+      );
       expectOneError(r, 415);
     });
     it('an Accept of only the atomic media type on another path: 406', async () => {
@@ -119,7 +129,11 @@ describeEachDatabase('Atomic operations are off by default', (t) => {
     expectOneError(await t().http.get('/api/operations'), 404);
   });
   it('the atomic media type on a collection: 415', async () => {
-    const r = await t().http.post('/api/tag', { data: res('tag', { name: 'x' }) }, { headers: { 'content-type': ATOMIC_TYPE } });
+    const r = await t().http.post(
+      '/api/tag',
+      { data: res('tag', { name: 'x' }) },
+      { headers: { 'content-type': ATOMIC_TYPE } },
+    );
     expectOneError(r, 415);
   });
 });

@@ -71,7 +71,8 @@ export function jsonApiAtomicCodec(): AtomicCodec {
     },
     encodeErrors(_request, status, errors) {
       // Refused at negotiation, the answer does not apply the extension.
-      if (status === 406 || status === 415) return varyOnAccept(encodeErrorDocument(status, errors, JSONAPI_MEDIA_TYPE));
+      if (status === 406 || status === 415)
+        return varyOnAccept(encodeErrorDocument(status, errors, JSONAPI_MEDIA_TYPE));
       const plain = varyOnAccept(encodeErrorDocument(status, errors, ATOMIC_TYPE));
       return { ...plain, body: { ...(plain.body as object), jsonapi: jsonApi11([ATOMIC_EXT]) } };
     },

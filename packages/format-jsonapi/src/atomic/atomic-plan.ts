@@ -209,7 +209,8 @@ function singleRequest(
     return id;
   };
   const targetId = (t: Target): string | undefined => {
-    if (t.lid === undefined) return t.id === undefined || raw.ref === undefined ? t.id : checkedId(t.type, t.id, `${where}/id`);
+    if (t.lid === undefined)
+      return t.id === undefined || raw.ref === undefined ? t.id : checkedId(t.type, t.id, `${where}/id`);
     book?.use(t.type, t.lid, `${where}/lid`);
     return idOf(t.type, t.lid);
   };
