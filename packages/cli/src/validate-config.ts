@@ -16,6 +16,8 @@ export class ConfigError extends Error {
 export interface ColapiConfig extends CatalogueConfig {
   readonly auth?: unknown;
   readonly roles?: Readonly<Record<string, unknown>>;
+  /** Serves atomic operations at /api/operations (createApi's `atomic`). */
+  readonly atomic?: boolean;
 }
 
 type Check = (value: unknown, path: string) => void;
@@ -95,6 +97,7 @@ const root = shape({
   schema: string,
   expose: listOf(string),
   tables: mapOf(table),
+  atomic: boolean,
   // Checked whole by @colapi/auth below, with its own paths.
   auth: () => undefined,
   // Each role's rules need the collections served: checked when the catalogue has been read.

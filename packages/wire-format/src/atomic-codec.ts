@@ -1,5 +1,6 @@
 import type { ApiError, Operation, OperationResult } from '@colapi/query-ast';
 import type { HttpRequest, HttpResponse } from './http-message.js';
+import type { DescriptionContext, OpenApiObject } from './openapi-description.js';
 import type { DecodeContext } from './wire-format.js';
 
 /**
@@ -64,4 +65,6 @@ export interface AtomicCodec {
   encodeErrors(request: HttpRequest, status: number, errors: readonly ApiError[]): HttpResponse;
   /** An error of the step at `pointer`, pointing into the request. */
   locate(error: ApiError, pointer: string): ApiError;
+  /** The OpenAPI operation of the endpoint's POST. */
+  describe(ctx: DescriptionContext): OpenApiObject;
 }

@@ -5,6 +5,7 @@ import { JSONAPI_MEDIA_TYPE } from '../media-type.js';
 import { appliedMediaType, jsonApi11, negotiate11 } from '../negotiation.js';
 import { varyOnAccept } from '../vary-on-accept.js';
 import { resourceObject, type ResourceObject } from '../resource-object.js';
+import { atomicOperation } from './atomic-openapi.js';
 import { atomicPlan, locate } from './atomic-plan.js';
 
 /** The URI of JSON:API's Atomic Operations extension. */
@@ -51,6 +52,7 @@ export function jsonApiAtomicCodec(): AtomicCodec {
     },
     plan: atomicPlan,
     locate,
+    describe: (ctx) => atomicOperation(ctx, ATOMIC_TYPE, ATOMIC_EXT),
     encode(request: HttpRequest, _steps, outcomes, ctx: DecodeContext): HttpResponse {
       const { registry } = ctx;
       const results = outcomes.map((outcome) => {
