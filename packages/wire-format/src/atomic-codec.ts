@@ -21,6 +21,7 @@ export interface AtomicStep {
 
 /** The outcome of one step, for the answer: what it did, and for an update the resource as it was before. */
 export interface AtomicOutcome {
+  /** The operation as the client sent it (before any hook changed it). */
   readonly operation: Operation;
   readonly result: OperationResult;
   readonly before?: OperationResult;

@@ -119,11 +119,8 @@ export function atomicEndpoint(deps: AtomicDependencies): AtomicEndpoint {
                 op.kind === 'update'
                   ? await run.run({ kind: 'fetch', collection: op.collection, id: op.id, query: op.query }, trx)
                   : undefined;
-              const { operation, result } = await runOperation(
-                options.hooks,
-                op,
-                { request, state: ctx.state, db: trx },
-                (o) => run.run(o, trx),
+              const { result } = await runOperation(options.hooks, op, { request, state: ctx.state, db: trx }, (o) =>
+                run.run(o, trx),
               );
               if (step.assigns && result.kind === 'resource' && result.resource) {
                 const { type, lid } = step.assigns;
@@ -131,7 +128,8 @@ export function atomicEndpoint(deps: AtomicDependencies): AtomicEndpoint {
                 if (!byLid) ids.set(type, (byLid = new Map()));
                 byLid.set(lid, result.resource.id);
               }
-              done.push({ operation, result, ...(before ? { before } : {}) });
+              // The operation as the client sent it, before any hook: what a hook adds is the server's change.
+              done.push({ operation: op, result, ...(before ? { before } : {}) });
             }
           } catch (error) {
             // Kept as it is (a deadlock must reach inTransaction to be retried); where it happened is noted.
