@@ -1,4 +1,4 @@
-import { ApiError, type Operation } from '@colapi/query-ast';
+import { ApiError, type Operation, type OperationResult } from '@colapi/query-ast';
 import {
   ApiErrors,
   type AtomicCodec,
@@ -115,12 +115,17 @@ export function atomicEndpoint(deps: AtomicDependencies): AtomicEndpoint {
                 op = { ...op, collection: view!.read.collection(op.collection.name)! } as Operation;
                 authorize(caller, op);
               }
-              const before =
-                op.kind === 'update'
-                  ? await run.run({ kind: 'fetch', collection: op.collection, id: op.id, query: op.query }, trx)
-                  : undefined;
-              const { result } = await runOperation(options.hooks, op, { request, state: ctx.state, db: trx }, (o) =>
-                run.run(o, trx),
+              // An update's resource just before it runs (after its before hooks), to tell what changed.
+              let before: OperationResult | undefined;
+              const { result } = await runOperation(
+                options.hooks,
+                op,
+                { request, state: ctx.state, db: trx },
+                async (o) => {
+                  if (o.kind === 'update')
+                    before = await run.run({ kind: 'fetch', collection: o.collection, id: o.id, query: o.query }, trx);
+                  return run.run(o, trx);
+                },
               );
               if (step.assigns && result.kind === 'resource' && result.resource) {
                 const { type, lid } = step.assigns;
