@@ -163,7 +163,8 @@ export function createApi(options: ApiOptions): ApiMiddleware {
         throw new ApiError(414, 'URI Too Long', `the request URL is longer than ${maxUrlLength} characters`);
       }
       if (refused !== undefined) throw refused;
-      callback = jsonpCallback(head.url.searchParams);
+      // The atomic endpoint takes no query parameter, `callback` included (400): its answers are never scripts.
+      if (!operations) callback = jsonpCallback(head.url.searchParams);
       response = operations ? await operations.answer(ctx, head, seen) : await answer(ctx, head, timer, seen);
     } catch (error) {
       if (operations) response = await operations.failed(head, error);

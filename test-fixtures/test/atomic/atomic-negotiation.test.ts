@@ -87,10 +87,11 @@ describeEachDatabase(
       });
     }
 
-    for (const query of ['include=author', 'fields[tag]=name', 'foo=bar', 'page[size]=1']) {
+    for (const query of ['include=author', 'fields[tag]=name', 'foo=bar', 'page[size]=1', 'callback=handle']) {
       it(`a query parameter (${query}): 400 naming it, nothing written`, async () => {
         const r = await atomic(t(), addTag('q'), {}, `/api/operations?${query}`);
         expect(r.status, r.text).to.equal(400);
+        expect(r.headers.get('content-type')).to.match(/^application\/vnd\.api\+json/);
         expect(r.body.errors[0].source).to.deep.equal({ parameter: query.split('=')[0] });
         expect(await t().target.database.knex('tag').where({ name: 'q' })).to.have.lengthOf(0);
       });
