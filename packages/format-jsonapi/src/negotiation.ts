@@ -50,19 +50,24 @@ const UNSUPPORTED = 'Unsupported Media Type';
  * JSON:API 1.1's content negotiation on one path: `ext` and `profile` are the only media type parameters
  * accepted; an unsupported `ext` in Content-Type is 415, an Accept whose every JSON:API entry names an
  * unsupported `ext` (or another parameter) is 406; an unknown profile is ignored. A wildcard or no Accept
- * allows the JSON:API type, as in 1.0.
+ * allows the JSON:API type, as in 1.0. Among usable Accept entries, one whose `ext` names `prefer` (the
+ * extension the path answers with) is chosen first, whatever its weight above 0.
  */
-export function negotiate11(request: HttpRequest, support: MediaTypeSupport): Negotiated {
+export function negotiate11(request: HttpRequest, support: MediaTypeSupport, prefer?: string): Negotiated {
   const ext = request.hasBody ? contentExtensions(request, support) : [];
   const header = request.headers.accept;
   if (!header) return { ext, acceptedExt: undefined, profiles: [] };
   const ranges = parseRanges(header);
   const jsonapi = ranges.filter((r) => r.type === JSONAPI_MEDIA_TYPE && r.q > 0);
   let chosen: { range: MediaRange; ext: string[]; profile: string[] } | undefined;
+  // The usable entry of highest weight (the first on a tie); one applying `prefer` before any other.
+  const rank = (c: { range: MediaRange; ext: string[] }) =>
+    (prefer !== undefined && c.ext.includes(prefer) ? 2 : 1) + c.range.q;
   for (const range of jsonapi) {
     const params = extAndProfile(range.params);
     if (!params || params.ext.some((e) => !support.extensions.has(e))) continue;
-    if (!chosen || range.q > chosen.range.q) chosen = { range, ...params };
+    const candidate = { range, ...params };
+    if (!chosen || rank(candidate) > rank(chosen)) chosen = candidate;
   }
   if (chosen) {
     const profiles = chosen.profile.filter((p) => support.profiles.has(p));

@@ -77,6 +77,13 @@ describe('JSON:API 1.1 negotiation (negotiate11)', () => {
     expect(status(() => negotiate11(req, SUPPORT))).to.equal(415);
   });
 
+  it('an entry applying the preferred extension is chosen over a heavier plain one', () => {
+    const accept = `${JSONAPI}, ${JSONAPI}; ext="${EXT}";q=0.2`;
+    expect(negotiate11(get(accept), SUPPORT).acceptedExt).to.deep.equal([]);
+    expect(negotiate11(get(accept), SUPPORT, EXT).acceptedExt).to.deep.equal([EXT]);
+    expect(status(() => negotiate11(get(`${JSONAPI}; ext="${EXT}";q=0`), SUPPORT, EXT))).to.equal(406);
+  });
+
   it('requestedProfiles: the known profiles asked for, none when Accept would be refused', () => {
     expect(requestedProfiles(get(`${JSONAPI}; profile="${PROFILE}"`), SUPPORT)).to.deep.equal([PROFILE]);
     expect(requestedProfiles(get(`${JSONAPI}; profile="https://unknown.example/p"`), SUPPORT)).to.deep.equal([]);

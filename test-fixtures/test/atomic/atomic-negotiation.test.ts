@@ -25,7 +25,8 @@ describeEachDatabase(
         'an entry with an unsupported extension beside one with the atomic one',
         `${JSONAPI}; ext="https://example.com/x", ${ATOMIC_TYPE}`,
       ],
-      ['the extension among others in one ext, all supported', `${JSONAPI}; ext="${ATOMIC_EXT}"`],
+      ['the extension unquoted', `${JSONAPI}; ext=${ATOMIC_EXT}`],
+      ['plain JSON:API first, the extension after at a lower weight', `${JSONAPI}, ${ATOMIC_TYPE};q=0.5`],
     ];
     for (const [name, accept] of accepted) {
       it(`Accept with ${name}: 200`, async () => {

@@ -44,7 +44,7 @@ export function jsonApiAtomicCodec(): AtomicCodec {
   return {
     path: 'operations',
     negotiate(request: HttpRequest) {
-      const { ext, acceptedExt } = negotiate11(request, SUPPORT);
+      const { ext, acceptedExt } = negotiate11(request, SUPPORT, ATOMIC_EXT);
       if (request.hasBody && !ext.includes(ATOMIC_EXT))
         throw new ApiError(415, 'Unsupported Media Type', `atomic operations are sent as Content-Type ${NEEDED}`);
       if (acceptedExt && !acceptedExt.includes(ATOMIC_EXT))
