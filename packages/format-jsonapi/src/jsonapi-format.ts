@@ -8,7 +8,6 @@ import { jsonApiJsonpPayload } from './jsonp-payload.js';
 import { checkContentType, chooseResponseType, JSONAPI_MEDIA_TYPE } from './media-type.js';
 import { JSONAPI_DESCRIPTION } from './openapi/description.js';
 import { jsonApiAtomicCodec } from './atomic/atomic-codec.js';
-import { varyOnAccept } from './vary-on-accept.js';
 
 const METHODS: Record<RouteKind, readonly HttpMethod[]> = {
   collection: ['GET', 'POST'],
@@ -44,9 +43,9 @@ export function jsonApiFormat(): WireFormat {
       if (request.method === 'GET' || request.method === 'HEAD') return decodeRead(request, collection, ctx);
       return decodeWrite(request, collection, ctx);
     },
-    encode: (request, operation, result, ctx) =>
-      varyOnAccept(encodeResult(request, operation, result, ctx, responseType(request))),
-    encodeErrors: (request, status, errors) => varyOnAccept(encodeErrorDocument(status, errors, responseType(request))),
+    // Each answer carries Vary: Accept (encode.ts).
+    encode: (request, operation, result, ctx) => encodeResult(request, operation, result, ctx, responseType(request)),
+    encodeErrors: (request, status, errors) => encodeErrorDocument(status, errors, responseType(request)),
     // The specification applies JSONP to every answer with content in Format A, writes included.
     jsonpPayload: (_request, response) => jsonApiJsonpPayload(response),
     openApi: JSONAPI_DESCRIPTION,

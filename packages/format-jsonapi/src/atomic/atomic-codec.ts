@@ -3,7 +3,6 @@ import type { AtomicCodec, AtomicOutcome, DecodeContext, HttpRequest, HttpRespon
 import { encodeErrorDocument } from '../encode.js';
 import { JSONAPI_MEDIA_TYPE } from '../media-type.js';
 import { appliedMediaType, jsonApi11, negotiate11 } from '../negotiation.js';
-import { varyOnAccept } from '../vary-on-accept.js';
 import { resourceObject, type ResourceObject } from '../resource-object.js';
 import { atomicOperation } from './atomic-openapi.js';
 import { atomicPlan, locate } from './atomic-plan.js';
@@ -73,9 +72,8 @@ export function jsonApiAtomicCodec(): AtomicCodec {
     },
     encodeErrors(_request, status, errors) {
       // Refused at negotiation, the answer does not apply the extension.
-      if (status === 406 || status === 415)
-        return varyOnAccept(encodeErrorDocument(status, errors, JSONAPI_MEDIA_TYPE));
-      const plain = varyOnAccept(encodeErrorDocument(status, errors, ATOMIC_TYPE));
+      if (status === 406 || status === 415) return encodeErrorDocument(status, errors, JSONAPI_MEDIA_TYPE);
+      const plain = encodeErrorDocument(status, errors, ATOMIC_TYPE);
       return { ...plain, body: { ...(plain.body as object), jsonapi: jsonApi11([ATOMIC_EXT]) } };
     },
   };
