@@ -97,13 +97,13 @@ const root = shape({
   schema: string,
   expose: listOf(string),
   tables: mapOf(table),
-  atomic: boolean,
   // Checked whole by @colapi/auth below, with its own paths.
   auth: () => undefined,
   // Each role's rules need the collections served: checked when the catalogue has been read.
   roles: (v, path) => {
     if (!isObject(v)) fail(path, `must be an object keyed by role name, not ${JSON.stringify(v)}`);
   },
+  atomic: boolean,
 });
 
 /** Checks the parsed JSON of a configuration file against what `colapi serve` reads. */
