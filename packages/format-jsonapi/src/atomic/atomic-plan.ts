@@ -2,6 +2,8 @@ import type { CollectionSchema } from '@colapi/schema';
 import { ApiError, parseKey } from '@colapi/query-ast';
 import { ApiErrors, type AtomicStep, type DecodeContext, type HttpRequest, type LocalIds } from '@colapi/wire-format';
 import { decodeWrite } from '../decode-write.js';
+import { LidBook } from './lid-book.js';
+import { hrefTarget, refTarget, type Target } from './operation-target.js';
 
 export const ATOMIC_OPERATIONS = 'atomic:operations';
 const ROOT = `/${ATOMIC_OPERATIONS}`;
@@ -9,16 +11,7 @@ const ROOT = `/${ATOMIC_OPERATIONS}`;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const bad = (detail: string, pointer: string) => ApiError.badRequest(detail, { pointer });
 
-/** What an operation targets, from its `ref` or its `href`. */
-interface Target {
-  readonly type: string;
-  readonly id?: string;
-  readonly lid?: string;
-  readonly relationship?: string;
-}
-
 const OPERATION_MEMBERS = new Set(['op', 'ref', 'href', 'data', 'meta']);
-const REF_MEMBERS = new Set(['type', 'id', 'lid', 'relationship']);
 const DOCUMENT_MEMBERS = new Set([ATOMIC_OPERATIONS, 'jsonapi', 'meta', 'links']);
 
 /** An error of one operation, its pointer moved under the operation's place: `/data/x` → `/atomic:operations/3/data/x`. */
@@ -67,60 +60,6 @@ function operationsOf(body: unknown, max: number): unknown[] {
       },
     );
   return ops;
-}
-
-/** Reads the target of an `href`: a collection, a resource or a relationship under the API's prefix. */
-function hrefTarget(href: unknown, request: HttpRequest, pointer: string): Target {
-  if (typeof href !== 'string') throw bad('href must be a string', pointer);
-  let url: URL;
-  try {
-    url = new URL(href, request.url);
-  } catch {
-    throw bad(`href ${JSON.stringify(href)} is not a URL`, pointer);
-  }
-  const prefix = `${new URL(request.base).pathname.replace(/\/$/, '')}/`;
-  if (url.search || url.hash || !url.pathname.startsWith(prefix))
-    throw bad(`href must be a path of this API under ${prefix}, without a query`, pointer);
-  const parts = url.pathname.slice(prefix.length).split('/').map(decodeURIComponent);
-  const [type = '', id, word, relationship] = parts;
-  const fits =
-    type !== '' &&
-    (parts.length === 1 || parts.length === 2 || (parts.length === 4 && word === 'relationships')) &&
-    parts.every(Boolean);
-  if (!fits) throw bad(`href must name a collection, a resource or a relationship of one: ${href}`, pointer);
-  return { type, ...(id !== undefined ? { id } : {}), ...(relationship !== undefined ? { relationship } : {}) };
-}
-
-function refTarget(ref: unknown, pointer: string): Target {
-  if (!isObject(ref)) throw bad('ref must be an object {type, id or lid, relationship}', pointer);
-  const unknown = Object.keys(ref).find((k) => !REF_MEMBERS.has(k));
-  if (unknown !== undefined) throw bad(`"${unknown}" is not a member of ref`, `${pointer}/${unknown}`);
-  if (typeof ref.type !== 'string') throw bad('ref needs a type', `${pointer}/type`);
-  if (ref.id !== undefined && ref.lid !== undefined) throw bad('ref has both id and lid: give one', `${pointer}/lid`);
-  for (const member of ['id', 'lid', 'relationship'] as const)
-    if (ref[member] !== undefined && typeof ref[member] !== 'string')
-      throw bad(`ref.${member} must be a string`, `${pointer}/${member}`);
-  return ref as unknown as Target;
-}
-
-/**
- * The lids of one request: assigned by type in order; a second assignment, a use before assignment or a use
- * under another type is 400.
- */
-class LidBook {
-  private readonly types = new Map<string, string>();
-
-  assign(type: string, lid: string, pointer: string): void {
-    if (this.types.has(lid)) throw bad(`lid "${lid}" is assigned by an earlier operation already`, pointer);
-    this.types.set(lid, type);
-  }
-
-  use(type: string, lid: string, pointer: string): void {
-    const assigned = this.types.get(lid);
-    if (assigned === undefined)
-      throw bad(`lid "${lid}" is used before an operation assigns it (only an earlier add may)`, pointer);
-    if (assigned !== type) throw bad(`lid "${lid}" belongs to a ${assigned}, not to a ${type}`, pointer);
-  }
 }
 
 /** Resource identifiers (one, a list or null) with lids: checked against the book, lids replaced by `idOf`. */
