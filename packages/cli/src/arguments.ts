@@ -19,6 +19,8 @@ export interface ServeArguments {
   readonly schema?: string;
   /** Config file; undefined: `colapi.config.json` of the working directory, if any. */
   readonly config?: string;
+  /** `--atomic`: serve atomic operations at /api/operations (also the configuration's root key `atomic`). */
+  readonly atomic?: boolean;
   /** The directory relative paths start from: where the command was typed. */
   readonly cwd: string;
 }
@@ -58,6 +60,8 @@ Options:
                        hide tables, columns and relationships, choose the tables, set each collection's
                        methods, allow_functions, allow_client_generated_ids, only and exclude; and
                        with auth and roles, who may see and change what (see colapi token)
+  --atomic             serve JSON:API atomic operations at POST /api/operations (as "atomic": true in
+                       the configuration file does)
   -h, --help           show this help
 
 Signals: SIGHUP reads the catalogue and the configuration again without a restart (requests in flight
@@ -84,7 +88,7 @@ function sqliteUrlFrom(url: string, cwd: string): string {
   return `${m[1]}${resolve(cwd, m[3]!)}`;
 }
 
-const SERVE_ONLY = ['format', 'port', 'host', 'schema'];
+const SERVE_ONLY = ['format', 'port', 'host', 'schema', 'atomic'];
 const TOKEN_ONLY = ['role', 'claim', 'sub', 'expires'];
 
 /** A lifetime as @colapi/auth's signDevelopmentToken reads it. */
@@ -111,6 +115,7 @@ export function parseArguments(
         claim: { type: 'string', multiple: true },
         sub: { type: 'string' },
         expires: { type: 'string' },
+        atomic: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -158,6 +163,7 @@ export function parseArguments(
     host: (values.host as string | undefined) ?? '127.0.0.1',
     ...(values.schema === undefined ? {} : { schema: values.schema as string }),
     ...(values.config === undefined ? {} : { config: values.config as string }),
+    ...(values.atomic ? { atomic: true } : {}),
     cwd,
   };
 }
@@ -192,6 +198,7 @@ function tokenArguments(values: Record<string, string | boolean | string[] | und
     claims: Object.fromEntries(claims),
     expires,
     ...(values.config === undefined ? {} : { config: values.config as string }),
+    ...(values.atomic ? { atomic: true } : {}),
     cwd,
   };
 }

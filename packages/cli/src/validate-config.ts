@@ -16,6 +16,8 @@ export class ConfigError extends Error {
 export interface ColapiConfig extends CatalogueConfig {
   readonly auth?: unknown;
   readonly roles?: Readonly<Record<string, unknown>>;
+  /** Serves atomic operations at /api/operations (createApi's `atomic`). */
+  readonly atomic?: boolean;
 }
 
 type Check = (value: unknown, path: string) => void;
@@ -101,6 +103,7 @@ const root = shape({
   roles: (v, path) => {
     if (!isObject(v)) fail(path, `must be an object keyed by role name, not ${JSON.stringify(v)}`);
   },
+  atomic: boolean,
 });
 
 /** Checks the parsed JSON of a configuration file against what `colapi serve` reads. */

@@ -50,4 +50,11 @@ export interface ApiOptions {
    * Without it every client has the database role's full access.
    */
   readonly access?: AccessOptions;
+  /**
+   * Serves JSON:API's Atomic Operations extension at `POST <prefix>/operations` (formats that have it);
+   * off by default, when that path answers 404.
+   */
+  readonly atomic?: boolean;
+  /** Most operations one atomic request may carry (default 100); more is 413. */
+  readonly maxAtomicOperations?: number;
 }
