@@ -50,7 +50,9 @@ export function requestLog(logger: RequestLogger): Koa.Middleware {
         status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         bytes: ctx.method === 'HEAD' || NO_BODY.has(status) ? 0 : Number.isFinite(length) ? length : null,
-        ...(identity ? { sub: identity.sub === undefined ? null : shown(identity.sub), role: shown(identity.role) } : {}),
+        ...(identity
+          ? { sub: identity.sub === undefined ? null : shown(identity.sub), role: shown(identity.role) }
+          : {}),
         ...(res.writableFinished ? {} : { aborted: true }),
       };
       if (status >= 500) logger.error(failure ? { ...line, err: failure } : line, 'request failed');
