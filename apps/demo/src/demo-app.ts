@@ -1,6 +1,6 @@
 import { browsableApi, openApiRoute } from '@colapi/browser';
 import type { Registry } from '@colapi/schema';
-import { answerClientErrors, closeGracefully, createApi, type AccessOptions } from '@colapi/server-koa';
+import { answerClientErrors, closeGracefully, createApi, requestLog, type AccessOptions } from '@colapi/server-koa';
 import { connect, disconnect, redactUrl, type Database } from '@colapi/sql-compiler';
 import Koa from 'koa';
 import { once } from 'node:events';
@@ -10,7 +10,6 @@ import { pino, type Logger } from 'pino';
 import { prepareSqliteFolder } from './config.js';
 import { formatByName } from './formats.js';
 import { demoRegistry } from './registry.js';
-import { requestLog } from './request-log.js';
 import { seedIfEmpty } from './seed.js';
 import { createTables } from './tables.js';
 

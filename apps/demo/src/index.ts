@@ -4,6 +4,6 @@ export { Author, Book, MODELS, Publisher, Review, Tag } from './models.js';
 export { createTables, TABLES } from './tables.js';
 export { generateBookshop, type Rows, type SeedCounts } from './seed-data.js';
 export { isEmpty, seedIfEmpty } from './seed.js';
-export { requestLog } from './request-log.js';
+export { requestLog } from '@colapi/server-koa';
 export { browsableApi, openApiRoute } from '@colapi/browser';
 export { FORMATS, formatByName } from './formats.js';

@@ -13,6 +13,9 @@ export interface AuditFields {
 /** Three base64url segments starting as a JOSE header does (`{"` is `eyJ`): a token, wherever it appears. */
 const TOKEN = /eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/;
 
+/** Whether a string holds a JWT anywhere in it: what no log line may carry. */
+export const holdsToken = (text: string): boolean => TOKEN.test(text);
+
 const scrub = <T>(value: T | null | undefined): T | string | null =>
   value === undefined || value === null ? null : typeof value === 'string' && TOKEN.test(value) ? '[token]' : value;
 

@@ -8,7 +8,7 @@ export {
   type VerifierConfig,
 } from './auth-config.js';
 export { AUTH_FAILURE_STATUS, AuthError, type AuthFailureReason } from './auth-error.js';
-export { auditLine, type AuditFields } from './audit-line.js';
+export { auditLine, holdsToken, type AuditFields } from './audit-line.js';
 export { createAuthenticator, type Authenticator, type AuthenticatorOptions } from './create-authenticator.js';
 export type { Identity } from './identity.js';
 export { parseClaimArgument } from './parse-claim-argument.js';

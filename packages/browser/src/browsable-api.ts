@@ -20,6 +20,8 @@ export function browsableApi(): Koa.Middleware {
   return async (ctx, next) => {
     const found = contents.get(ctx.path);
     if (!found || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    // A fixed path is its own route template, for a request log (@koa/router's field).
+    (ctx as { _matchedRoute?: string })._matchedRoute = ctx.path;
     ctx.type = found.type;
     ctx.set('Cache-Control', 'no-cache');
     // The page runs its own script only and talks to this origin only.

@@ -23,6 +23,8 @@ export function openApiRoute(
   const documents = new Map<string, string>();
   return async (ctx, next) => {
     if (ctx.path !== path) return next();
+    // A fixed path is its own route template, for a request log (@koa/router's field).
+    (ctx as { _matchedRoute?: string })._matchedRoute = path;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405;
       ctx.set('Allow', 'GET, HEAD');

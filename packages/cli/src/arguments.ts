@@ -1,7 +1,8 @@
 import { parseClaimArgument } from '@colapi/auth';
 import { dialectForUrl, redactUrl } from '@colapi/sql-compiler';
 import { isAbsolute, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { environmentHelp, fromEnvironment, namingVariables } from './environment-options.js';
 import { FORMAT_NAMES } from './formats.js';
 
 /** A mistake on the command line: told in one line, exit code 2. */
@@ -23,6 +24,8 @@ export interface ServeArguments {
   readonly atomic?: boolean;
   /** The directory relative paths start from: where the command was typed. */
   readonly cwd: string;
+  /** `--log-level`: the request log's pino level; undefined: info. */
+  readonly logLevel?: string;
 }
 
 /** `colapi token …`: a development token for a role of the configuration. */
@@ -40,6 +43,30 @@ export interface TokenArguments {
 }
 
 export type Arguments = ServeArguments | TokenArguments | { readonly command: 'help' };
+
+/** The options of both commands, as node:util's parseArgs reads them. */
+const OPTIONS = {
+  format: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  schema: { type: 'string' },
+  config: { type: 'string' },
+  'log-level': { type: 'string' },
+  role: { type: 'string' },
+  claim: { type: 'string', multiple: true },
+  sub: { type: 'string' },
+  expires: { type: 'string' },
+  atomic: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} satisfies ParseArgsOptionsConfig;
+
+const SERVE_ONLY = ['format', 'port', 'host', 'schema', 'log-level', 'atomic'];
+const TOKEN_ONLY = ['role', 'claim', 'sub', 'expires'];
+/** Every option of colapi serve may come from its variable (COLAPI_PORT…): the ones not of colapi token. */
+const FROM_ENVIRONMENT = Object.keys(OPTIONS).filter((name) => name !== 'help' && !TOKEN_ONLY.includes(name));
+
+/** pino's levels. */
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
 export const HELP = `Usage: colapi serve <database-url> [options]
        colapi token --role NAME [--claim NAME=VALUE]... [--sub ID] [--expires 1h] [--config FILE]
@@ -62,7 +89,11 @@ Options:
                        with auth and roles, who may see and change what (see colapi token)
   --atomic             serve JSON:API atomic operations at POST /api/operations (as "atomic": true in
                        the configuration file does)
+  --log-level LEVEL    level of the request log, one JSON line (pino) per request on standard output:
+                       ${LOG_LEVELS.join(', ')} (default info)
   -h, --help           show this help
+
+${environmentHelp(FROM_ENVIRONMENT)}
 
 Signals: SIGHUP reads the catalogue and the configuration again without a restart (requests in flight
 finish on the schema they started with); SIGTERM or Ctrl+C stop after the requests in flight.
@@ -88,36 +119,38 @@ function sqliteUrlFrom(url: string, cwd: string): string {
   return `${m[1]}${resolve(cwd, m[3]!)}`;
 }
 
-const SERVE_ONLY = ['format', 'port', 'host', 'schema', 'atomic'];
-const TOKEN_ONLY = ['role', 'claim', 'sub', 'expires'];
-
 /** A lifetime as @colapi/auth's signDevelopmentToken reads it. */
 const LIFETIME = /^[1-9][0-9]*[smhd]$/;
 
-/** Reads `colapi serve …`, `colapi token …` (or `colapi --help`); relative paths start from `cwd`. */
+/**
+ * Reads `colapi serve …`, `colapi token …` (or `colapi --help`); relative paths start from `cwd`. An option
+ * of serve left out is read from its variable (COLAPI_PORT…), and a mistake in it names the variable.
+ */
 export function parseArguments(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
   cwd = env.INIT_CWD || process.cwd(),
+): Arguments {
+  const taken = new Map<string, string>();
+  try {
+    return readArguments(argv, env, cwd, taken);
+  } catch (error) {
+    throw error instanceof UsageError && taken.size ? new UsageError(namingVariables(error.message, taken)) : error;
+  }
+}
+
+function readArguments(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  taken: Map<string, string>,
 ): Arguments {
   let values: Record<string, string | boolean | string[] | undefined>;
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: [...argv],
-      options: {
-        format: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        schema: { type: 'string' },
-        config: { type: 'string' },
-        role: { type: 'string' },
-        claim: { type: 'string', multiple: true },
-        sub: { type: 'string' },
-        expires: { type: 'string' },
-        atomic: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: OPTIONS,
       strict: true,
       allowPositionals: true,
     }));
@@ -139,6 +172,7 @@ export function parseArguments(
     if (url !== undefined) throw new UsageError(`unexpected argument "${url}": colapi token takes options only`);
     return tokenArguments(values, cwd);
   }
+  fromEnvironment(OPTIONS, FROM_ENVIRONMENT, values, env, taken, (message) => new UsageError(message));
   if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}" after the database URL`);
   const databaseUrl = url ?? (env.DATABASE_URL || undefined);
   if (databaseUrl === undefined) throw new UsageError('give the database URL: colapi serve <database-url>');
@@ -155,6 +189,9 @@ export function parseArguments(
   const portText = (values.port as string | undefined) ?? '8080';
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
     throw new UsageError(`--port must be a number from 0 to 65535; got "${portText}"`);
+  const logLevel = values['log-level'] as string | undefined;
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel))
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}; got "${logLevel}"`);
   return {
     command: 'serve',
     databaseUrl: sqliteUrlFrom(databaseUrl, cwd),
@@ -164,6 +201,7 @@ export function parseArguments(
     ...(values.schema === undefined ? {} : { schema: values.schema as string }),
     ...(values.config === undefined ? {} : { config: values.config as string }),
     ...(values.atomic ? { atomic: true } : {}),
+    ...(logLevel === undefined ? {} : { logLevel }),
     cwd,
   };
 }

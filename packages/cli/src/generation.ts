@@ -7,7 +7,7 @@ import {
   type Catalogue,
 } from '@colapi/catalogue';
 import type { Registry } from '@colapi/schema';
-import { createApi, type ApiOptions } from '@colapi/server-koa';
+import { createApi, requestLog, type ApiOptions, type RequestLogger } from '@colapi/server-koa';
 import {
   connect,
   dialectForUrl,
@@ -43,6 +43,8 @@ export interface GenerationSettings {
   /** Extra createApi options (tests: hooks, limits). */
   readonly api?: Partial<ApiOptions>;
   readonly onUnexpectedError?: (error: unknown) => void;
+  /** Where one line per request goes (requestLog: route template, status, duration, bytes, sub, role); default none. */
+  readonly logger?: RequestLogger;
 }
 
 /**
@@ -97,6 +99,8 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
       ...settings.api,
     });
     const app = new Koa();
+    // First, so that every answer is logged as it leaves, whatever answered it.
+    if (settings.logger) app.use(requestLog(settings.logger));
     app.use(browsableApi());
     app.use(
       openApiRoute('/api/openapi.json', registry, {

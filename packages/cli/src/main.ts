@@ -1,5 +1,6 @@
 import { catalogueReader } from '@colapi/catalogue';
 import { redactUrl } from '@colapi/sql-compiler';
+import { pino } from 'pino';
 import { HELP, parseArguments, UsageError, type ServeArguments } from './arguments.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from './config-file.js';
 import { DatabaseUnavailable, type Generation } from './generation.js';
@@ -56,6 +57,8 @@ async function start(args: ServeArguments, out: Output): Promise<CatalogueServer
     config: readConfig,
     configSource: args.config ?? DEFAULT_CONFIG_FILE,
     ...(args.atomic ? { api: { atomic: true } } : {}),
+    // One JSON line per request on standard output, as the demo writes them.
+    logger: pino({ level: args.logLevel ?? 'info', base: undefined }),
     // One JSON line per audited request (@colapi/auth's auditLine: never the token).
     audit: (line) => out.stderr(`${line}\n`),
     onUnexpectedError: (error) =>

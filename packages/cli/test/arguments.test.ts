@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { parseArguments, UsageError } from '../src/index.js';
+import { fromEnvironment, namingVariables, variableOf } from '../src/environment-options.js';
+import { HELP, parseArguments, UsageError } from '../src/index.js';
 
 const mistake = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
   try {
@@ -132,5 +133,98 @@ describe('colapi arguments', () => {
       expect(mistake(['token', '--role', 'r', '--expires', expires])).to.equal(
         `--expires must be a whole number and s, m, h or d, such as 3600s, 30m, 1h or 7d; got "${expires}"`,
       );
+  });
+
+  it('reads every option of serve from COLAPI_<NAME> when the command line leaves it out', () => {
+    const env = {
+      DATABASE_URL: 'sqlite:/data/x.db',
+      COLAPI_FORMAT: 'legacy',
+      COLAPI_PORT: '9000',
+      COLAPI_HOST: '0.0.0.0',
+      COLAPI_SCHEMA: 'shop',
+      COLAPI_CONFIG: 'c.json',
+      COLAPI_LOG_LEVEL: 'debug',
+    };
+    expect(parseArguments(['serve'], env, '/work')).to.deep.equal({
+      command: 'serve',
+      databaseUrl: 'sqlite:/data/x.db',
+      format: 'legacy',
+      port: 9000,
+      host: '0.0.0.0',
+      schema: 'shop',
+      config: 'c.json',
+      logLevel: 'debug',
+      cwd: '/work',
+    });
+    // The command line wins; an empty variable is unset.
+    expect(
+      parseArguments(['serve', '--port', '1', '--log-level', 'warn'], { ...env, COLAPI_HOST: '' }, '/work'),
+    ).to.include({ port: 1, logLevel: 'warn', host: '127.0.0.1', format: 'legacy' });
+    // colapi token reads none of them, and a variable of serve is no mistake there.
+    expect(parseArguments(['token', '--role', 'r'], { ...env, COLAPI_ROLE: 'x' }, '/work')).to.deep.equal({
+      command: 'token',
+      role: 'r',
+      claims: {},
+      expires: '1h',
+      cwd: '/work',
+    });
+  });
+
+  it('names the variable a bad value came from, and the option when it came from the command line', () => {
+    expect(mistake(['serve', 'sqlite::memory:'], { COLAPI_PORT: 'x' })).to.equal(
+      'COLAPI_PORT must be a number from 0 to 65535; got "x"',
+    );
+    expect(mistake(['serve', 'sqlite::memory:', '--port', 'x'], { COLAPI_FORMAT: 'legacy' })).to.equal(
+      '--port must be a number from 0 to 65535; got "x"',
+    );
+    expect(mistake(['serve', 'sqlite::memory:'], { COLAPI_LOG_LEVEL: 'verbose' })).to.equal(
+      'COLAPI_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "verbose"',
+    );
+  });
+
+  it('documents each variable in --help', () => {
+    for (const variable of [
+      'COLAPI_FORMAT',
+      'COLAPI_PORT',
+      'COLAPI_HOST',
+      'COLAPI_SCHEMA',
+      'COLAPI_CONFIG',
+      'COLAPI_LOG_LEVEL',
+      'DATABASE_URL',
+    ])
+      expect(HELP).to.contain(variable);
+    expect(HELP).not.to.match(/COLAPI_(ROLE|CLAIM|SUB|EXPIRES|HELP)\b/);
+    expect(HELP).to.contain('--log-level LEVEL');
+  });
+});
+
+describe('options from the environment (the mechanism)', () => {
+  const options = { 'dry-run': { type: 'boolean' }, tag: { type: 'string', multiple: true } } as const;
+  const mistakeOf = (message: string) => new UsageError(message);
+
+  it('derives the name, reads booleans and repeatable options, and notes what it took', () => {
+    expect(variableOf('admin-port')).to.equal('COLAPI_ADMIN_PORT');
+    const values: Record<string, string | boolean | string[] | undefined> = {};
+    const taken = new Map<string, string>();
+    fromEnvironment(options, ['dry-run', 'tag'], values, { COLAPI_DRY_RUN: 'TRUE', COLAPI_TAG: 'a' }, taken, mistakeOf);
+    expect(values).to.deep.equal({ 'dry-run': true, tag: ['a'] });
+    expect([...taken]).to.deep.equal([
+      ['dry-run', 'COLAPI_DRY_RUN'],
+      ['tag', 'COLAPI_TAG'],
+    ]);
+    const zero: Record<string, string | boolean | string[] | undefined> = {};
+    fromEnvironment(options, ['dry-run'], zero, { COLAPI_DRY_RUN: '0' }, new Map(), mistakeOf);
+    expect(zero).to.deep.equal({ 'dry-run': false });
+    expect(() => fromEnvironment(options, ['dry-run'], {}, { COLAPI_DRY_RUN: 'yes' }, new Map(), mistakeOf)).to.throw(
+      UsageError,
+      'COLAPI_DRY_RUN must be true, false, 1 or 0; got "yes"',
+    );
+  });
+
+  it('renames only the flags that came from the environment', () => {
+    const taken = new Map([['admin-port', 'COLAPI_ADMIN_PORT']]);
+    expect(namingVariables('--admin-port must be a number; see --admin-host and --help', taken)).to.equal(
+      'COLAPI_ADMIN_PORT must be a number; see --admin-host and --help',
+    );
   });
 });

@@ -108,6 +108,8 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     // and every statement is compiled with the caller's row scopes (sql-compiler's RowScopes).
     const caller = access && (await access.identify(head.headers.authorization));
     seen.caller = caller;
+    // For a request log around the API (requestLog): who asked, never the token.
+    if (caller) ctx.state.identity = caller.identity;
     const view = caller && access.view(caller);
     const contexts = view && contextsOf(view);
     const target = resolveCollection(view ? view.read : registry, format, head.route, ctx.path);

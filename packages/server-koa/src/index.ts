@@ -6,6 +6,7 @@ export { Executor } from './executor/executor.js';
 export { wrapJsonp } from './jsonp.js';
 export { answerClientErrors } from './answer-client-errors.js';
 export { closeGracefully } from './close-gracefully.js';
+export { requestLog, type RequestLogger } from './request-log.js';
 export type { CollectionHooks, HookContext, HookTable, OperationHooks } from './hooks.js';
 export { ApiError } from '@colapi/query-ast';
 export { withHeaders } from '@colapi/wire-format';
