@@ -79,6 +79,7 @@ const collection = shape({
   allow_to_many_replacement: boolean,
   allow_to_many_removal: boolean,
   total: oneOf(['exact', 'estimated', 'none']),
+  paging: oneOf(['number', 'cursor']),
 });
 
 const table = shape({

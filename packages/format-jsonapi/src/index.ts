@@ -6,3 +6,5 @@ export { attributeNames, resourceObject, type ResourceIdentifier, type ResourceO
 export { pagingLinks, type PagingLinks } from './paging-links.js';
 export { jsonApiJsonpPayload } from './jsonp-payload.js';
 export { parseJsonApiQuery, type QueryShape } from './parse-query.js';
+export type { JsonApiFormatOptions } from './jsonapi-format.js';
+export { asksCursorProfile, CURSOR_MEDIA_TYPE, CURSOR_PROFILE } from './cursor-profile.js';
