@@ -21,6 +21,8 @@ export interface ServeArguments {
   readonly config?: string;
   /** The directory relative paths start from: where the command was typed. */
   readonly cwd: string;
+  /** `--cursor-secret`: the key cursors are signed with; undefined: the configuration's, else random. */
+  readonly cursorSecret?: string;
 }
 
 /** `colapi token …`: a development token for a role of the configuration. */
@@ -54,6 +56,8 @@ Options:
   --port N             port to listen on (default 8080; 0 picks a free one)
   --host ADDR          address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
   --schema NAME        PostgreSQL schema to serve (default public)
+  --cursor-secret KEY  key that signs Format A's paging cursors (default the config's cursorSecret, else
+                       random per process: give every worker of one API the same key)
   --config FILE        configuration file (default colapi.config.json here, if there is one): rename or
                        hide tables, columns and relationships, choose the tables, set each collection's
                        methods, allow_functions, allow_client_generated_ids, only and exclude; and
@@ -84,7 +88,7 @@ function sqliteUrlFrom(url: string, cwd: string): string {
   return `${m[1]}${resolve(cwd, m[3]!)}`;
 }
 
-const SERVE_ONLY = ['format', 'port', 'host', 'schema'];
+const SERVE_ONLY = ['format', 'port', 'host', 'schema', 'cursor-secret'];
 const TOKEN_ONLY = ['role', 'claim', 'sub', 'expires'];
 
 /** A lifetime as @colapi/auth's signDevelopmentToken reads it. */
@@ -106,6 +110,7 @@ export function parseArguments(
         port: { type: 'string' },
         host: { type: 'string' },
         schema: { type: 'string' },
+        'cursor-secret': { type: 'string' },
         config: { type: 'string' },
         role: { type: 'string' },
         claim: { type: 'string', multiple: true },
@@ -158,8 +163,15 @@ export function parseArguments(
     host: (values.host as string | undefined) ?? '127.0.0.1',
     ...(values.schema === undefined ? {} : { schema: values.schema as string }),
     ...(values.config === undefined ? {} : { config: values.config as string }),
+    ...cursorSecretOf(values['cursor-secret'] as string | undefined),
     cwd,
   };
+}
+
+function cursorSecretOf(secret: string | undefined): { cursorSecret?: string } {
+  if (secret === undefined) return {};
+  if (secret === '') throw new UsageError('--cursor-secret must not be empty');
+  return { cursorSecret: secret };
 }
 
 function tokenArguments(values: Record<string, string | boolean | string[] | undefined>, cwd: string): TokenArguments {

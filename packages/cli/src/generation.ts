@@ -43,6 +43,8 @@ export interface GenerationSettings {
   /** Extra createApi options (tests: hooks, limits). */
   readonly api?: Partial<ApiOptions>;
   readonly onUnexpectedError?: (error: unknown) => void;
+  /** `--cursor-secret`: signs cursors; before the configuration's `cursorSecret`. */
+  readonly cursorSecret?: string;
 }
 
 /**
@@ -81,7 +83,8 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
     const catalogue = await read(database, settings.databaseUrl, schema);
     const { registry, warnings } = fromCatalogue(catalogue, settings);
     const access = checkAccess(settings.config, registry, settings.configSource ?? 'configuration', settings.audit);
-    const format = wireFormat(settings.format);
+    const cursorSecret = settings.cursorSecret ?? settings.config.cursorSecret;
+    const format = wireFormat(settings.format, cursorSecret === undefined ? {} : { cursorSecret });
     const api = createApi({
       registry,
       database,

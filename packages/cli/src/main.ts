@@ -53,6 +53,7 @@ async function start(args: ServeArguments, out: Output): Promise<CatalogueServer
     port: args.port,
     host: args.host,
     ...(args.schema === undefined ? {} : { schema: args.schema }),
+    ...(args.cursorSecret === undefined ? {} : { cursorSecret: args.cursorSecret }),
     config: readConfig,
     configSource: args.config ?? DEFAULT_CONFIG_FILE,
     // One JSON line per audited request (@colapi/auth's auditLine: never the token).

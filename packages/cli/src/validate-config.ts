@@ -16,6 +16,8 @@ export class ConfigError extends Error {
 export interface ColapiConfig extends CatalogueConfig {
   readonly auth?: unknown;
   readonly roles?: Readonly<Record<string, unknown>>;
+  /** The key Format A signs cursors with (cursor pagination); see --cursor-secret. */
+  readonly cursorSecret?: string;
 }
 
 type Check = (value: unknown, path: string) => void;
@@ -96,6 +98,7 @@ const root = shape({
   schema: string,
   expose: listOf(string),
   tables: mapOf(table),
+  cursorSecret: string,
   // Checked whole by @colapi/auth below, with its own paths.
   auth: () => undefined,
   // Each role's rules need the collections served: checked when the catalogue has been read.

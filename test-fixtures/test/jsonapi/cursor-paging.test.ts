@@ -262,7 +262,7 @@ describeEachDatabase('Format A: cursor pagination (profile ethanresnick/cursor-p
     });
 
     it('page[number] beside a cursor: 400', async () => {
-      const first = await page('/api/person?page[size]=2&page[after]=' + encodeURIComponent(await firstCursor()));
+      const first = await page(`/api/person?page[size]=2&page[after]=${encodeURIComponent(await firstCursor())}`);
       expect(ids(first)).to.deep.equal(['2', '3']);
       const res = await t().http.get(
         `/api/person?page[number]=2&page[after]=${encodeURIComponent(await firstCursor())}`,
