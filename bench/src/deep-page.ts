@@ -39,6 +39,9 @@ export async function runDeepPage(o: BenchOptions, log: (line: string) => void):
     url,
     script: 'bench/src/growth-target.ts',
     env: { TOTAL_MODE: 'none', CURSOR_SECRET: SECRET },
+    // A port of its own: a comparison run of the bench may hold the target's.
+    port: 18091,
+    name: 'deep-page target',
     log,
   });
   const rows: { name: string; path: string; mean: number; p50: number; p99: number; rps: number }[] = [];
