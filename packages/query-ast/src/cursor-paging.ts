@@ -64,11 +64,20 @@ function later(key: KeysetKey, value: ScalarValue | null): Filter | undefined {
 const same = (key: KeysetKey, value: ScalarValue | null): Filter =>
   value === null ? isNull(key.field) : compare(key.field, 'eq', value);
 
+/** Rows whose value of `key` comes later than `value` or equals it; undefined when every row does. */
+function notEarlier(key: KeysetKey, value: ScalarValue | null): Filter | undefined {
+  if (!key.descending) return value === null ? undefined : compare(key.field, 'ge', value);
+  if (value === null) return isNull(key.field);
+  const most = compare(key.field, 'le', value);
+  return key.nullable ? or([most, isNull(key.field)]) : most;
+}
+
 /**
  * The rows after (or, `inclusive`, at or after) the position `values` holds in the order `keys`, whose last
- * key is unique: `k1 later` or `k1 same and k2 later` or …, the form every dialect runs. The first key's
- * bound is also given alone where it is a plain comparison (`k1 >= v1`), so that an index on it bounds the
- * scan; the disjunction alone would read every row the index holds.
+ * key is unique: `k1 later` or `k1 same and k2 later` or …, the form every dialect runs; inclusive, the last
+ * term is `… and kn >= vn` (a range an index bounds, where a separate `kn = vn` term made SQLite scan). The
+ * first key's bound is also given alone where it is a plain comparison (`k1 >= v1`), so that an index on
+ * it bounds the scan; the disjunction alone would read every row the index holds.
  */
 export function keysetFilter(
   keys: readonly KeysetKey[],
@@ -79,11 +88,12 @@ export function keysetFilter(
   const prefix: Filter[] = [];
   keys.forEach((key, i) => {
     const value = values[i] ?? null;
-    const step = later(key, value);
+    const last = i === keys.length - 1;
+    const step = last && inclusive ? notEarlier(key, value) : later(key, value);
     if (step) terms.push(and([...prefix, step]));
+    else if (last && inclusive) terms.push(prefix.length === 0 ? { kind: 'and', filters: [] } : and(prefix));
     prefix.push(same(key, value));
   });
-  if (inclusive) terms.push(and(prefix));
   const keyset = terms.length === 0 ? ({ kind: 'or', filters: [] } as Filter) : or(terms);
   const first = keys[0];
   const v = values[0] ?? null;
