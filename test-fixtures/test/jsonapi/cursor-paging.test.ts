@@ -26,6 +26,8 @@ interface PersonRow {
   age: number | null;
   other: number | null;
   birthday: string | null;
+  birth_datetime: string | null;
+  bedtime: string | null;
 }
 
 /** 41 persons whose fields repeat few values, a third of them NULL: ties and NULLs in every sort. */
@@ -39,6 +41,8 @@ function persons(): PersonRow[] {
     age: pick([1, 2, 3, 40]),
     other: pick([-1.5, 0.25, 2.5]),
     birthday: pick(['1990-01-01', '2000-06-15', '2010-12-31']),
+    birth_datetime: pick(['2001-02-03T04:05:06', '1999-12-31T23:59:59', '2001-02-03T04:05:07']),
+    bedtime: pick(['22:00:00', '07:30:00', '07:30:01']),
   }));
 }
 
@@ -55,8 +59,8 @@ const DATA: SeedData = {
   ],
 };
 
-type SortField = 'name' | 'age' | 'other' | 'birthday';
-const FIELDS: readonly SortField[] = ['name', 'age', 'other', 'birthday'];
+type SortField = 'name' | 'age' | 'other' | 'birthday' | 'birth_datetime' | 'bedtime';
+const FIELDS: readonly SortField[] = ['name', 'age', 'other', 'birthday', 'birth_datetime', 'bedtime'];
 
 /** The order cursor mode documents: NULL before every value (first ascending, last descending), the key last. */
 function expectedOrder(rows: readonly PersonRow[], sort: readonly { field: SortField; descending: boolean }[]) {
@@ -151,7 +155,7 @@ describeEachDatabase('Format A: cursor pagination (profile ethanresnick/cursor-p
 
   describe('property: random sorts with NULLs and ties, every row once in order, both ways', () => {
     const next = random(7);
-    for (let i = 0; i < 14; i++) {
+    for (let i = 0; i < 18; i++) {
       const keys = Array.from({ length: 1 + Math.floor(next() * 3) }, () => ({
         field: FIELDS[Math.floor(next() * FIELDS.length)]!,
         descending: next() < 0.5,
