@@ -15,7 +15,7 @@ import {
 } from '@colapi/wire-format';
 import { includedText } from './compound-document.js';
 import { cursorDocument } from './cursor-document.js';
-import { CursorError } from './cursor-profile.js';
+import { CURSOR_JSONAPI, CursorError } from './cursor-profile.js';
 import type { CursorSigner } from './cursor-signer.js';
 import { jsonContent, jsonString, jsonValue } from './json-text.js';
 import { pagingLinksText } from './paging-links.js';
@@ -139,7 +139,8 @@ export function encodeErrorDocument(status: number, errors: readonly ApiError[],
     status,
     headers,
     body: {
-      jsonapi: JSONAPI_VERSION,
+      // An error of the cursor profile is a document that applies it (JSON:API 1.1).
+      jsonapi: errors.some((e) => e instanceof CursorError) ? CURSOR_JSONAPI : JSONAPI_VERSION,
       errors: errors.map((e) => ({
         status: String(e.status),
         title: e.title,

@@ -110,6 +110,8 @@ function expectProfileError(res: TestResponse, parameter: string, type: string) 
   };
   expect(error.source).to.deep.equal({ parameter });
   expect(error.links).to.deep.equal({ type: `${PROFILE}/${type}` });
+  expect(res.headers.get('content-type')).to.equal(PROFILE_TYPE);
+  expect(res.body.jsonapi).to.deep.equal({ version: '1.1', profile: [PROFILE] });
   return error;
 }
 
