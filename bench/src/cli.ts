@@ -6,6 +6,7 @@ import { benchDatabase } from './database.js';
 import { sizesAt } from './dataset.js';
 import { benchAuthorization, NATIVE_ROLE_SQL } from './access-rules.js';
 import { ensureFloor, startFloor } from './floor.js';
+import { runDeepPage } from './deep-page.js';
 import { runGrowth } from './growth.js';
 import { loadRun, median, summarise, type LoadSettings, type RunResult } from './load.js';
 import { parseOptions, type BenchOptions } from './options.js';
@@ -129,6 +130,7 @@ async function scaling(
 async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
   if (o.growth) return runGrowth(o, log);
+  if (o.deepPage) return runDeepPage(o, log);
   if (o.topology) return runTopology(o, log);
   const started = Date.now();
   // The access variant sends its token with every request: the server without access control ignores it.

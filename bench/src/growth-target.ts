@@ -23,7 +23,9 @@ const registry = new Registry(
   })),
 );
 const server = new Koa()
-  .use(createApi({ registry, database, format: jsonApiFormat() }))
+  .use(
+    createApi({ registry, database, format: jsonApiFormat({ cursorSecret: process.env.CURSOR_SECRET || undefined }) }),
+  )
   .listen(port, '127.0.0.1', () => {
     process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
   });

@@ -23,6 +23,8 @@ export interface BenchOptions {
   readonly growth: boolean;
   /** Data multiplier of the growth run's large dataset. */
   readonly growthScale: number;
+  /** Measure the page at row 1,000,000 of the growth data set by page[number] and by cursor (deep-page.ts). */
+  readonly deepPage: boolean;
   /** Write a CPU profile of the target (node --cpu-prof) into this folder. */
   readonly cpuProf?: string;
   /** Where the JSON results go; default bench/results/<db>.json. */
@@ -53,7 +55,7 @@ export interface BenchOptions {
 }
 
 const USAGE = `pnpm bench [--db postgres|mysql|sqlite] [--baseline floor|own] [--pool n] [--duration s] [--connections n]
-           [--rounds n] [--warmup s] [--only name,name] [--scale-workers n|0] [--growth [--growth-scale n]] [--cpu-prof dir] [--out file]
+           [--rounds n] [--warmup s] [--only name,name] [--scale-workers n|0] [--growth [--growth-scale n]] [--deep-page] [--cpu-prof dir] [--out file]
        pnpm bench --access [--native] [--db postgres|mysql|sqlite] [--rounds n] [--duration s] [--only name,name] [--out file]
        pnpm bench --topology [--workers n] [--primary-url url] [--pooler-url url|none] [--replica-urls url,url|none]
            [--duration s] [--connections n] [--rounds n] [--warmup s] [--only name,name] [--out file]`;
@@ -73,6 +75,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     scaleWorkers: 0,
     growth: false,
     growthScale: 10,
+    deepPage: false,
     cpuProf: undefined as string | undefined,
     out: undefined as string | undefined,
     topology: false,
@@ -112,6 +115,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     else if (a === '--only') o.only = value().split(',').filter(Boolean);
     else if (a === '--scale-workers') o.scaleWorkers = number(a, value(), 0);
     else if (a === '--growth') o.growth = true;
+    else if (a === '--deep-page') o.deepPage = true;
     else if (a === '--growth-scale') o.growthScale = number(a, value(), 1);
     else if (a === '--cpu-prof') o.cpuProf = value();
     else if (a === '--out') o.out = value();

@@ -165,3 +165,26 @@ export function headersOf(s: Scenario): Record<string, string> {
 export function selectScenarios(only: readonly string[]): Scenario[] {
   return SCENARIOS.filter((s) => only.length === 0 || only.some((o) => s.name.includes(o)));
 }
+
+/**
+ * The deep-page scenarios of the growth data set (issue 30, point 6): the page of 10 comments that ends at
+ * `row`, read by `page[number]` (an OFFSET the database walks) and by cursor (`page[after]`, a keyset read
+ * by the key's index), and the page at row 10 by cursor beside them. `cursorAt(id)` gives the cursor of
+ * the comment `id` as the target signs it (deep-page.ts). Not in SCENARIOS: the floor has no cursors.
+ */
+export function deepPageScenarios(row: number, cursorAt: (id: number) => string): Scenario[] {
+  const get = (name: string, path: string, status = 200): Scenario => ({
+    name,
+    method: 'GET',
+    path,
+    request: () => ({ path }),
+    status,
+  });
+  const after = (id: number) => `/api/comment?page[size]=10&page[after]=${encodeURIComponent(cursorAt(id))}`;
+  return [
+    get(`row ${row.toLocaleString('en')} by page[number]`, `/api/comment?page[number]=${row / 10}&page[size]=10`),
+    get(`row ${row.toLocaleString('en')} by cursor`, after(row - 10)),
+    get('row 10 by cursor', after(0)),
+    get('row 10 by page[number]', '/api/comment?page[number]=1&page[size]=10'),
+  ];
+}

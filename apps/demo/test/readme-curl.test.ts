@@ -59,6 +59,22 @@ describe('README curl examples', function () {
     ).to.equal(true);
   });
 
+  it('the cursor example answers a page of the profile, with a cursor per item and a next link', async () => {
+    const command = commands.find((c) => c.includes('cursor-pagination'))!;
+    const line = command.replaceAll('http://127.0.0.1:8080', demos.get('jsonapi')!.demo.origin);
+    const { stdout } = await run('bash', [
+      '-c',
+      `curl() { command curl --silent --show-error --include "$@"; }\n${line}`,
+    ]);
+    expect(stdout).to.match(
+      /content-type: application\/vnd\.api\+json; profile="https:\/\/jsonapi\.org\/profiles\/ethanresnick\/cursor-pagination"/i,
+    );
+    const body = JSON.parse(stdout.slice(stdout.indexOf('\r\n\r\n') + 4));
+    expect(body.data).to.have.lengthOf(3);
+    for (const item of body.data) expect(item.meta.page.cursor).to.be.a('string');
+    expect(new URL(body.links.next).searchParams.get('page[after]')).to.equal(body.data[2].meta.page.cursor);
+  });
+
   it('all answer 2xx', async () => {
     expect(commands.length).to.be.greaterThan(10);
     for (const command of commands) {

@@ -12,6 +12,7 @@ export type CollectionConfig = Pick<
   | 'allow_to_many_replacement'
   | 'allow_to_many_removal'
   | 'total'
+  | 'paging'
 >;
 
 export interface ColumnConfig {

@@ -26,6 +26,8 @@ export interface ServeArguments {
   readonly cwd: string;
   /** `--log-level`: the request log's pino level; undefined: info. */
   readonly logLevel?: string;
+  /** `--cursor-secret`: the key cursors are signed with; undefined: the configuration's, else random. */
+  readonly cursorSecret?: string;
 }
 
 /** `colapi token …`: a development token for a role of the configuration. */
@@ -50,6 +52,7 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   schema: { type: 'string' },
+  'cursor-secret': { type: 'string' },
   config: { type: 'string' },
   'log-level': { type: 'string' },
   role: { type: 'string' },
@@ -60,7 +63,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsOptionsConfig;
 
-const SERVE_ONLY = ['format', 'port', 'host', 'schema', 'log-level', 'atomic'];
+const SERVE_ONLY = ['format', 'port', 'host', 'schema', 'cursor-secret', 'log-level', 'atomic'];
 const TOKEN_ONLY = ['role', 'claim', 'sub', 'expires'];
 /** Every option of colapi serve may come from its variable (COLAPI_PORT…): the ones not of colapi token. */
 const FROM_ENVIRONMENT = Object.keys(OPTIONS).filter((name) => name !== 'help' && !TOKEN_ONLY.includes(name));
@@ -83,6 +86,8 @@ Options:
   --port N             port to listen on (default 8080; 0 picks a free one)
   --host ADDR          address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
   --schema NAME        PostgreSQL schema to serve (default public)
+  --cursor-secret KEY  key that signs Format A's paging cursors (default the config's cursorSecret, else
+                       random per process: give every worker of one API the same key)
   --config FILE        configuration file (default colapi.config.json here, if there is one): rename or
                        hide tables, columns and relationships, choose the tables, set each collection's
                        methods, allow_functions, allow_client_generated_ids, only and exclude; and
@@ -202,8 +207,15 @@ function readArguments(
     ...(values.config === undefined ? {} : { config: values.config as string }),
     ...(values.atomic ? { atomic: true } : {}),
     ...(logLevel === undefined ? {} : { logLevel }),
+    ...cursorSecretOf(values['cursor-secret'] as string | undefined),
     cwd,
   };
+}
+
+function cursorSecretOf(secret: string | undefined): { cursorSecret?: string } {
+  if (secret === undefined) return {};
+  if (secret === '') throw new UsageError('--cursor-secret must not be empty');
+  return { cursorSecret: secret };
 }
 
 function tokenArguments(values: Record<string, string | boolean | string[] | undefined>, cwd: string): TokenArguments {

@@ -45,6 +45,8 @@ export interface GenerationSettings {
   readonly onUnexpectedError?: (error: unknown) => void;
   /** Where one line per request goes (requestLog: route template, status, duration, bytes, sub, role); default none. */
   readonly logger?: RequestLogger;
+  /** `--cursor-secret`: signs cursors; before the configuration's `cursorSecret`. */
+  readonly cursorSecret?: string;
 }
 
 /**
@@ -83,7 +85,8 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
     const catalogue = await read(database, settings.databaseUrl, schema);
     const { registry, warnings } = fromCatalogue(catalogue, settings);
     const access = checkAccess(settings.config, registry, settings.configSource ?? 'configuration', settings.audit);
-    const format = wireFormat(settings.format);
+    const cursorSecret = settings.cursorSecret ?? settings.config.cursorSecret;
+    const format = wireFormat(settings.format, cursorSecret === undefined ? {} : { cursorSecret });
     if ((settings.config.atomic || settings.api?.atomic) && !format.atomic)
       throw new ConfigError(
         `${settings.configSource ?? 'configuration'}: atomic: the ${settings.format} format has no atomic operations (a JSON:API extension); serve --format jsonapi`,

@@ -54,6 +54,7 @@ async function start(args: ServeArguments, out: Output): Promise<CatalogueServer
     port: args.port,
     host: args.host,
     ...(args.schema === undefined ? {} : { schema: args.schema }),
+    ...(args.cursorSecret === undefined ? {} : { cursorSecret: args.cursorSecret }),
     config: readConfig,
     configSource: args.config ?? DEFAULT_CONFIG_FILE,
     ...(args.atomic ? { api: { atomic: true } } : {}),

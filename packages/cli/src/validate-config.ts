@@ -18,6 +18,8 @@ export interface ColapiConfig extends CatalogueConfig {
   readonly roles?: Readonly<Record<string, unknown>>;
   /** Serves atomic operations at /api/operations (createApi's `atomic`). */
   readonly atomic?: boolean;
+  /** The key Format A signs cursors with (cursor pagination); see --cursor-secret. */
+  readonly cursorSecret?: string;
 }
 
 type Check = (value: unknown, path: string) => void;
@@ -81,6 +83,7 @@ const collection = shape({
   allow_to_many_replacement: boolean,
   allow_to_many_removal: boolean,
   total: oneOf(['exact', 'estimated', 'none']),
+  paging: oneOf(['number', 'cursor']),
 });
 
 const table = shape({
@@ -97,6 +100,7 @@ const root = shape({
   schema: string,
   expose: listOf(string),
   tables: mapOf(table),
+  cursorSecret: string,
   // Checked whole by @colapi/auth below, with its own paths.
   auth: () => undefined,
   // Each role's rules need the collections served: checked when the catalogue has been read.

@@ -66,6 +66,15 @@ describe('colapi arguments', () => {
     expect(url('postgres://u@h/db')).to.equal('postgres://u@h/db');
   });
 
+  it('reads --cursor-secret, refuses it empty or on token', () => {
+    const args = parseArguments(['serve', 'sqlite:/x.db', '--cursor-secret', 's3cret'], {}, '/work');
+    expect(args).to.deep.include({ command: 'serve', cursorSecret: 's3cret' });
+    expect(mistake(['serve', 'sqlite:/x.db', '--cursor-secret', ''])).to.equal('--cursor-secret must not be empty');
+    expect(mistake(['token', '--role', 'r', '--cursor-secret', 'k'])).to.equal(
+      '--cursor-secret is an option of colapi serve, not of colapi token',
+    );
+  });
+
   it('names each mistake', () => {
     expect(mistake([])).to.equal('name a command: colapi serve <database-url>, or colapi token (see colapi --help)');
     expect(mistake(['start', 'sqlite:x'])).to.equal(

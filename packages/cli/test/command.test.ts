@@ -54,7 +54,7 @@ describe('colapi (the command)', function () {
       const r = colapi(['serve', `sqlite:${join(dir, 'x.sqlite')}`, '--config', file]);
       expect(await r.exited).to.equal(2);
       expect(r.stderr).to.equal(
-        `colapi: ${file}: tables.person.collections[0].allow_function: unknown setting (did you mean allow_functions?); known: name, methods, allow_functions, allow_client_generated_ids, only, exclude, allow_to_many_replacement, allow_to_many_removal, total\n`,
+        `colapi: ${file}: tables.person.collections[0].allow_function: unknown setting (did you mean allow_functions?); known: name, methods, allow_functions, allow_client_generated_ids, only, exclude, allow_to_many_replacement, allow_to_many_removal, total, paging\n`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,14 +1,28 @@
 import type { CollectionSchema } from '@colapi/schema';
 import { ApiError, pathRelationship, type Operation } from '@colapi/query-ast';
 import type { DecodeContext, HttpRequest } from '@colapi/wire-format';
+import { cursorReadQuery, pagedByCursor } from './cursor-query.js';
+import type { CursorSigner } from './cursor-signer.js';
 import { parseJsonApiQuery } from './parse-query.js';
 
+/** The query of a list read: paged by number, or by cursor (cursor-query.ts). */
+function listQuery(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext, signer: CursorSigner) {
+  return pagedByCursor(request, collection)
+    ? cursorReadQuery(request, collection, ctx, signer)
+    : parseJsonApiQuery(request.url.searchParams, collection, ctx, 'list');
+}
+
 /** Decodes a GET of Format A into a read operation. */
-export function decodeRead(request: HttpRequest, collection: CollectionSchema, ctx: DecodeContext): Operation {
+export function decodeRead(
+  request: HttpRequest,
+  collection: CollectionSchema,
+  ctx: DecodeContext,
+  signer: CursorSigner,
+): Operation {
   const { route, url } = request;
   const params = url.searchParams;
   if (route.id === undefined) {
-    return { kind: 'list', collection, query: parseJsonApiQuery(params, collection, ctx, 'list') };
+    return { kind: 'list', collection, query: listQuery(request, collection, ctx, signer) };
   }
   const id = route.id;
   if (route.relation === undefined) {
@@ -55,5 +69,5 @@ export function decodeRead(request: HttpRequest, collection: CollectionSchema, c
       query: parseJsonApiQuery(params, target, ctx, 'single'),
     };
   }
-  return { kind: 'list', collection: target, scope, query: parseJsonApiQuery(params, target, ctx, 'list') };
+  return { kind: 'list', collection: target, scope, query: listQuery(request, target, ctx, signer) };
 }

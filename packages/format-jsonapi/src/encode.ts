@@ -14,6 +14,9 @@ import {
   rfc3986Uri,
 } from '@colapi/wire-format';
 import { includedText } from './compound-document.js';
+import { cursorDocument } from './cursor-document.js';
+import { CURSOR_JSONAPI, CursorError } from './cursor-profile.js';
+import type { CursorSigner } from './cursor-signer.js';
 import { jsonContent, jsonString, jsonValue } from './json-text.js';
 import { pagingLinksText } from './paging-links.js';
 import { linkageData, resourceLink, resourceText } from './resource-object.js';
@@ -52,6 +55,7 @@ export function encodeResult(
   result: OperationResult,
   ctx: DecodeContext,
   type: string,
+  signer: CursorSigner,
 ): HttpResponse {
   const { registry } = ctx;
   const { url } = request;
@@ -70,6 +74,12 @@ export function encodeResult(
           type,
           `,"data":${resourceText(node, base, registry, query)},"links":{"self":${self}}${included([node])}`,
         );
+      }
+      const cursor = result.paging.cursor;
+      if (cursor && 'collection' in operation) {
+        const page = { resources: result.resources, cursor, ends: result.ends!, total: result.total };
+        const resource = (node: ResourceNode, members: string) => resourceText(node, base, registry, query, members);
+        return cursorDocument(request, operation.collection, page, signer, resource, included(result.resources));
       }
       let data = '';
       for (const node of result.resources) data += `${data ? ',' : ''}${resourceText(node, base, registry, query)}`;
@@ -134,12 +144,14 @@ export function encodeErrorDocument(status: number, errors: readonly ApiError[],
     status,
     headers,
     body: {
-      jsonapi: JSONAPI_VERSION,
+      // An error of the cursor profile is a document that applies it (JSON:API 1.1).
+      jsonapi: errors.some((e) => e instanceof CursorError) ? CURSOR_JSONAPI : JSONAPI_VERSION,
       errors: errors.map((e) => ({
         status: String(e.status),
         title: e.title,
         detail: e.detail,
         ...(e.source ? { source: e.source } : {}),
+        ...(e instanceof CursorError ? { links: e.links, ...(e.meta ? { meta: e.meta } : {}) } : {}),
       })),
     },
   };

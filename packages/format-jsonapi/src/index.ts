@@ -16,3 +16,5 @@ export {
 } from './negotiation.js';
 export { ATOMIC_EXT, jsonApiAtomicCodec } from './atomic/atomic-codec.js';
 export { varyOnAccept } from './vary-on-accept.js';
+export type { JsonApiFormatOptions } from './jsonapi-format.js';
+export { asksCursorProfile, CURSOR_MEDIA_TYPE, CURSOR_PROFILE } from './cursor-profile.js';

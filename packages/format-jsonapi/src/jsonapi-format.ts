@@ -1,5 +1,6 @@
 import type { HttpMethod } from '@colapi/schema';
 import { routeKind, type HttpRequest, type RouteKind, type WireFormat } from '@colapi/wire-format';
+import { CursorSigner } from './cursor-signer.js';
 import { decodeEvaluate } from './decode-evaluate.js';
 import { decodeRead } from './decode-read.js';
 import { decodeWrite } from './decode-write.js';
@@ -27,8 +28,17 @@ function responseType(request: HttpRequest): string {
   }
 }
 
+export interface JsonApiFormatOptions {
+  /**
+   * The key cursors are signed with (cursor pagination). Unset, a random key per process: cursors then do
+   * not survive a restart, and workers of one API must be given the same key.
+   */
+  readonly cursorSecret?: string;
+}
+
 /** Format A: JSON:API 1.0 documents under `application/vnd.api+json`. */
-export function jsonApiFormat(): WireFormat {
+export function jsonApiFormat(options: JsonApiFormatOptions = {}): WireFormat {
+  const signer = new CursorSigner(options.cursorSecret);
   return {
     name: 'jsonapi',
     mediaType: JSONAPI_MEDIA_TYPE,
@@ -40,11 +50,12 @@ export function jsonApiFormat(): WireFormat {
     },
     decode(request, collection, ctx) {
       if (request.route.evaluate) return decodeEvaluate(request, collection, ctx);
-      if (request.method === 'GET' || request.method === 'HEAD') return decodeRead(request, collection, ctx);
+      if (request.method === 'GET' || request.method === 'HEAD') return decodeRead(request, collection, ctx, signer);
       return decodeWrite(request, collection, ctx);
     },
     // Each answer carries Vary: Accept (encode.ts).
-    encode: (request, operation, result, ctx) => encodeResult(request, operation, result, ctx, responseType(request)),
+    encode: (request, operation, result, ctx) =>
+      encodeResult(request, operation, result, ctx, responseType(request), signer),
     encodeErrors: (request, status, errors) => encodeErrorDocument(status, errors, responseType(request)),
     // The specification applies JSONP to every answer with content in Format A, writes included.
     jsonpPayload: (_request, response) => jsonApiJsonpPayload(response),

@@ -10,7 +10,7 @@ export interface PagingLinks {
 }
 
 /** Percent-encodes a parameter name but keeps its brackets readable: `page[number]`, as JSON:API writes it. */
-const encodeName = (name: string) =>
+export const encodeName = (name: string) =>
   /^[\w.~[\]-]*$/.test(name) ? name : encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']');
 
 /**

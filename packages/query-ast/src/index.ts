@@ -36,3 +36,10 @@ export { pathRelationship, resolveFieldPath, resolveIncludePath } from './field-
 export type { Linkage, OperationResult, ResourceNode } from './result.js';
 export { decodeWriteValues, type WriteValuesOptions } from './write-values.js';
 export { AGGREGATE_FUNCTIONS, parseFunctionCalls, type AggregateName } from './functions.js';
+export {
+  keysetFilter,
+  reversedKeys,
+  type CursorEnds,
+  type CursorPaging,
+  type KeysetKey,
+} from './cursor-paging.js';

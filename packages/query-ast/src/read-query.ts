@@ -1,3 +1,4 @@
+import type { CursorPaging } from './cursor-paging.js';
 import type { FieldRef, Filter } from './filter.js';
 
 export interface SortKey {
@@ -27,6 +28,8 @@ export interface Paging {
    * matching row; the format clips it).
    */
   readonly window?: RowWindow;
+  /** Present when the page is read by cursor (keyset): `offset` is then 0 and `limit` one more than its size. */
+  readonly cursor?: CursorPaging;
 }
 
 /** Everything a read of a list needs, format-neutral. */

@@ -1,3 +1,4 @@
+import type { CursorEnds } from './cursor-paging.js';
 import type { CollectionSchema } from '@colapi/schema';
 import type { Paging } from './read-query.js';
 
@@ -24,6 +25,8 @@ export type OperationResult =
       readonly resources: readonly ResourceNode[];
       readonly total?: number;
       readonly paging: Paging;
+      /** For a page read by cursor: whether rows lie before and after it, and a range cut short. */
+      readonly ends?: CursorEnds;
     }
   | { readonly kind: 'resource'; readonly resource: ResourceNode | null; readonly created?: boolean }
   | {

@@ -8,6 +8,9 @@ export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT
 /** How `meta.total` is obtained: an exact count, the planner's estimate where the dialect has one, or none. */
 export type TotalMode = 'exact' | 'estimated' | 'none';
 
+/** How Format A pages a collection by default: by `page[number]`, or by cursor (the cursor pagination profile). */
+export type PagingMode = 'number' | 'cursor';
+
 /** Registration options of one collection; the snake_case names are those of the specification. */
 export interface CollectionOptions {
   /** The collection name in URLs and the JSON:API `type`; default the model's table name. */
@@ -26,6 +29,8 @@ export interface CollectionOptions {
   /** Refuse DELETE from a to-many relationship with 403. */
   allow_to_many_removal?: boolean;
   total?: TotalMode;
+  /** `cursor`: Format A pages the collection by cursor even when the request names no cursor; default `number`. */
+  paging?: PagingMode;
 }
 
 /** A published collection: a model plus what of it the API exposes and allows. */
@@ -38,6 +43,9 @@ export interface CollectionSchema {
   readonly allowToManyReplacement: boolean;
   readonly allowToManyRemoval: boolean;
   readonly total: TotalMode;
+  readonly paging: PagingMode;
+  /** The total a page read by cursor tells: `total` as registered, none when unset (counting costs what a keyset read saves). */
+  readonly cursorTotal: TotalMode;
   /** Exposed columns, in model order; always includes the key. */
   readonly columns: ReadonlyMap<string, ColumnSchema>;
   readonly relationships: ReadonlyMap<string, RelationshipSchema>;
@@ -73,6 +81,8 @@ export function defineCollection(model: ModelSchema, options: CollectionOptions 
     allowToManyReplacement: options.allow_to_many_replacement ?? true,
     allowToManyRemoval: options.allow_to_many_removal ?? true,
     total: options.total ?? 'exact',
+    paging: options.paging ?? 'number',
+    cursorTotal: options.total ?? 'none',
     columns,
     relationships,
     virtualAttributes,

@@ -14,6 +14,7 @@ export {
   type CollectionOptions,
   type CollectionSchema,
   type HttpMethod,
+  type PagingMode,
   type TotalMode,
 } from './collection.js';
 export { Registry, type CollectionRegistration } from './registry.js';

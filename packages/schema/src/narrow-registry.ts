@@ -19,7 +19,9 @@ export function registrationOf(collection: CollectionSchema, fields?: ReadonlySe
       allow_client_generated_ids: collection.allowClientGeneratedIds,
       allow_to_many_replacement: collection.allowToManyReplacement,
       allow_to_many_removal: collection.allowToManyRemoval,
-      total: collection.total,
+      // `total` unset is told by cursorTotal (`none` beside the default `exact`): left unset again.
+      ...(collection.total === 'exact' && collection.cursorTotal === 'none' ? {} : { total: collection.total }),
+      paging: collection.paging,
       only: [
         ...collection.columns.keys(),
         ...collection.relationships.keys(),

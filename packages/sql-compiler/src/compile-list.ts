@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
 import { applyScope, type Scope } from './compile-scope.js';
 import { compileCount, compileEstimate, headQuery, readHead } from './compile-total.js';
-import { comparableExpression, type CompileContext } from './field-expression.js';
+import { comparableExpression, fieldColumn, type CompileContext } from './field-expression.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import { rowLinkage, type Relations } from './row-linkage.js';
 import { shapesOf, type ShapeCaches } from './shape-cache.js';
@@ -270,9 +270,10 @@ function storedColumns(model: ModelSchema, alias: string): string[] {
 /** The request's order over the rows of `alias`, the key breaking ties last so pages never overlap or skip rows. */
 function order(ctx: CompileContext, qb: Knex.QueryBuilder, model: ModelSchema, alias: string, query: ReadQuery): void {
   for (const key of query.sort) {
-    qb.orderByRaw('?', [
-      ctx.dialect.orderTerm(ctx.knex, comparableExpression(ctx, model, alias, key.field), key.descending),
-    ]);
+    // A field along a relationship is NULL where no row is related, whatever its column says.
+    const nullable = key.field.relations.length > 0 || fieldColumn(ctx, model, key.field).nullable;
+    const expr = comparableExpression(ctx, model, alias, key.field);
+    qb.orderByRaw('?', [ctx.dialect.orderTerm(ctx.knex, expr, key.descending, nullable)]);
   }
   qb.orderBy(`${alias}.${model.key}`, 'asc');
 }

@@ -95,8 +95,12 @@ export interface Dialect {
   exactText?(knex: Knex, expr: Knex.Raw): Knex.Raw;
   /** The argument of `avg`, when averaging the column's own type would answer with less precision than a double. */
   averageArgument?(knex: Knex, expr: Knex.Raw): Knex.Raw;
-  /** An ORDER BY term; nulls sort first ascending and last descending on every dialect. */
-  orderTerm(knex: Knex, expr: Knex.Raw, descending: boolean): Knex.Raw;
+  /**
+   * An ORDER BY term; nulls sort first ascending and last descending on every dialect. `nullable` false: the
+   * expression is never NULL, and the term should be one a plain index serves (PostgreSQL's index order puts
+   * nulls last ascending, so `nulls first` there would sort every row instead of reading the index).
+   */
+  orderTerm(knex: Knex, expr: Knex.Raw, descending: boolean, nullable?: boolean): Knex.Raw;
   /** A network-address comparison, or undefined when the database has no such operator. */
   networkCompare?(knex: Knex, expr: Knex.Raw, op: BinaryOperator, value: string): Knex.Raw;
   /**

@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { createRequire } from 'node:module';
+import { without11Members } from './jsonapi-11-members.js';
 
 /**
  * Holds every JSON:API response the tests see to the JSON:API 1.0 response schema of jsonapi.org, as the
@@ -108,7 +109,9 @@ const EVALUATION_PATH = /^\/api\/eval\/[^/?#]+(?:[?#]|$)/;
 function withoutMandatedMembers(exchange: ExchangeToCheck, parsed: unknown): { document: unknown; problems: string[] } {
   const problems: string[] = [];
   if (!isObject(parsed)) return { document: parsed, problems };
-  let document = parsed;
+  const v11 = without11Members(parsed);
+  problems.push(...v11.problems);
+  let document = v11.document;
   if (
     Array.isArray(document.data) &&
     isObject(document.links) &&

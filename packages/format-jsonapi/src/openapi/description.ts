@@ -116,6 +116,14 @@ function listParameters(collection: CollectionSchema, ctx: DescriptionContext): 
       maximum: maxPageSize,
       default: defaultPageSize,
     }),
+    query(
+      'page[after]',
+      "A cursor (an item's meta.page.cursor): the page after it, read by cursor (the JSON:API cursor pagination profile).",
+      { type: 'string' },
+    ),
+    query('page[before]', 'A cursor: the page before it, read by cursor; with page[after], the range between.', {
+      type: 'string',
+    }),
     ...shapeParameters(collection, ctx),
   ];
 }

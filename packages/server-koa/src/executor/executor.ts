@@ -1,6 +1,7 @@
 import type { CollectionSchema, Registry } from '@colapi/schema';
 import {
   ApiError,
+  type CursorPaging,
   emptyReadQuery,
   type Filter,
   type Operation,
@@ -21,6 +22,7 @@ import {
 } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { databaseError, isPoolTimeout } from '../database-errors.js';
+import { cursorList } from './cursor-list.js';
 import { InsertedRows } from './inserted-rows.js';
 import { keyValue } from './keys.js';
 import { NewRowRelations, newRowRead, withEmptyLinkage } from './new-row-relations.js';
@@ -385,6 +387,7 @@ export class Executor {
   async list(db: Knex, op: Op<'list'>): Promise<OperationResult> {
     const { collection, query } = op;
     const relations = this.graph.relations(collection, query);
+    if (query.paging.cursor) return this.cursorList(db, op, query.paging.cursor, relations);
     const plan = this.compiler.list({
       collection,
       query,
@@ -403,6 +406,17 @@ export class Executor {
     return query.single
       ? { kind: 'collection', resources, paging: query.paging }
       : { kind: 'collection', resources, total: answer.total, paging: query.paging };
+  }
+
+  /** A list paged by cursor (cursor-list.ts). */
+  private async cursorList(db: Knex, op: Op<'list'>, cursor: CursorPaging, relations: Relations) {
+    const { collection, query } = op;
+    const scope = op.scope && this.scope(op.scope);
+    const answer = await cursorList(db, this.compiler, collection, query, cursor, relations, scope);
+    if (answer.ownerExists === false) throw this.ownerMissing(op.scope!);
+    const resources = await this.graph.load(db, collection, answer, relations, query);
+    const total = answer.total === undefined ? {} : { total: answer.total };
+    return { kind: 'collection', resources, paging: query.paging, ends: answer.ends, ...total } as const;
   }
 
   async fetch(db: Knex, op: Op<'fetch'>): Promise<OperationResult> {

@@ -286,7 +286,8 @@ export const postgres: Dialect = {
     // The database's collation may be linguistic (en_US…); "C" orders by code point on every deployment.
     return knex.raw('? collate "C"', [expr]);
   },
-  orderTerm(knex, expr, descending) {
+  orderTerm(knex, expr, descending, nullable = true) {
+    if (!nullable) return knex.raw(descending ? '? desc' : '? asc', [expr]);
     return knex.raw(descending ? '? desc nulls last' : '? asc nulls first', [expr]);
   },
   networkCompare(knex, expr, op, value) {
