@@ -193,7 +193,12 @@ export function createApi(options: ApiOptions): ApiMiddleware {
       if (payload !== undefined) response = wrapJsonp(callback, response, payload);
     }
     writeResponse(ctx, response, format.mediaType);
-    done?.(seen.collection || 'none', seen.operation || (ctx.method === 'OPTIONS' ? 'options' : 'none'), ctx.method, response.status);
+    done?.(
+      seen.collection || 'none',
+      seen.operation || (ctx.method === 'OPTIONS' ? 'options' : 'none'),
+      ctx.method,
+      response.status,
+    );
   }
 
   const router = new Router<Koa.DefaultState, Koa.DefaultContext>({ prefix: links.prefix, strict: true });

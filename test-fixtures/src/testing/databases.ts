@@ -43,10 +43,10 @@ let counter = 0;
  * Creates an empty database of a kind for this test process, the way its dialect makes one. Throws when the
  * server cannot be reached; callers decide whether that skips (a developer's machine) or fails (CI).
  */
-export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+export async function createTestDatabase(kind: DatabaseKind, prefix = 'colapi_t'): Promise<TestDatabase> {
   const dialect: Dialect | undefined = dialects[kind];
   if (!dialect) throw new Error(`no dialect is named ${kind}`);
-  const name = `colapi_t${process.pid}_${counter++}`;
+  const name = `${prefix}${process.pid}_${counter++}`;
   if (!dialect.createDatabase) {
     const dir = mkdtempSync(join(tmpdir(), 'colapi-'));
     return {

@@ -14,8 +14,11 @@ export interface Readiness {
 export interface ReadinessOptions {
   /** The primary to ask `select 1`, or a function answering the one serving now (undefined: none yet). */
   readonly database: Database | (() => Database | undefined);
-  /** Settles once the catalogue or registry is loaded (createApi's `ready`); default loaded already. */
-  readonly loaded?: Promise<unknown>;
+  /**
+   * Settles once the catalogue or registry is loaded (createApi's `ready`), or tells whether it is; default
+   * loaded already.
+   */
+  readonly loaded?: Promise<unknown> | (() => boolean);
   /** Milliseconds the primary has to answer; default 1000. */
   readonly timeout?: number;
 }
@@ -38,15 +41,17 @@ export function databaseReadiness(options: ReadinessOptions): () => Promise<Read
   const timeout = options.timeout ?? 1000;
   if (!(Number.isInteger(timeout) && timeout > 0))
     throw new Error(`the readiness timeout must be a positive whole number of milliseconds, not ${timeout}`);
-  let loaded = options.loaded === undefined;
-  void options.loaded?.then(() => (loaded = true));
+  let settled = options.loaded === undefined;
+  if (options.loaded instanceof Promise) void options.loaded.then(() => (settled = true));
+  const asked = options.loaded;
+  const isLoaded = typeof asked === 'function' ? asked : () => settled;
   const current = typeof options.database === 'function' ? options.database : () => options.database as Database;
   return async () => {
     const database = current();
     const primary = database ? await answers(database, timeout) : 'no database open';
     const replicas = database?.replicas?.state();
     return readinessOf(
-      { catalogue: loaded && database ? 'ok' : 'not loaded yet', primary },
+      { catalogue: isLoaded() && database ? 'ok' : 'not loaded yet', primary },
       replicas ? { replicas } : {},
     );
   };

@@ -48,7 +48,11 @@ export class ApiMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
-    this.#inFlight = new Gauge({ name: `${p}http_requests_in_flight`, help: 'Requests begun and not yet answered', registers });
+    this.#inFlight = new Gauge({
+      name: `${p}http_requests_in_flight`,
+      help: 'Requests begun and not yet answered',
+      registers,
+    });
     const databases = this.#databases;
     const poolGauge = (name: string, help: string, read: (pool: Pool) => number) =>
       new Gauge({
