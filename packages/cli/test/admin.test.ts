@@ -1,5 +1,11 @@
 import { connect, disconnect } from '@colapi/sql-compiler';
-import { createLibrary, testDatabaseOrSkip, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
+import {
+  createLibrary,
+  prometheusSample,
+  testDatabaseOrSkip,
+  testedKinds,
+  type TestDatabase,
+} from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,16 +13,7 @@ import { colapi, freePort, line, stop, type Run } from './colapi-process.js';
 
 const JSONAPI = 'application/vnd.api+json';
 
-/** The value of one sample of a Prometheus text exposition, undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const l of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(l);
-    if (!m || m[1] !== name) continue;
-    const has = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]));
-    if (Object.entries(labels).every(([k, v]) => has[k] === v)) return Number(m[3]);
-  }
-  return undefined;
-}
+const sample = prometheusSample;
 
 /**
  * A create whose body arrives slowly, one byte every `every` ms after its first part: a request in flight for

@@ -186,8 +186,10 @@ export class ApiMetrics {
       knex.on('query-response', response);
       knex.on('query-error', failure);
       const pool = poolOf(knex);
+      // tarn's TimeoutError keeps the name Error: its class tells it from a failed connection attempt.
       const acquireFail = (_: number, error: unknown) => {
-        if ((error as Error | undefined)?.name === 'TimeoutError') this.#acquireTimeouts.inc({ pool: label });
+        if ((error as object | undefined)?.constructor?.name === 'TimeoutError')
+          this.#acquireTimeouts.inc({ pool: label });
       };
       pool?.on('acquireFail', acquireFail);
       retryObservers.set(knex, { retried: () => this.#retries.inc(), exhausted: () => this.#exhausted.inc() });
