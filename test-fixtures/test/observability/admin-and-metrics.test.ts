@@ -159,3 +159,47 @@ describeEachDatabase(
   },
   { prefix: PREFIX, api: { access: { auth: AUTH, roles: ROLES }, metrics: accessMetrics } },
 );
+
+const timeoutMetrics = new ApiMetrics({ defaultMetrics: false });
+/** Three seconds of work per database (SQLite has no sleep: it counts), past the 300 ms statement timeout. */
+const SLOW: Record<string, string> = {
+  pg: 'select pg_sleep(3)',
+  mysql2: 'select sleep(3)',
+  'better-sqlite3':
+    'select count(*) from (with recursive c(x) as (select 1 union all select x+1 from c where x < 100000000) select x from c)',
+};
+
+describeEachDatabase(
+  'metrics of statement timeouts',
+  (t) => {
+    before(() => timeoutMetrics.observe(t().target.database));
+    after(() => timeoutMetrics.forget(t().target.database));
+
+    it('counts a statement the database cancelled, under its outcome and as a timeout', async () => {
+      const timeouts = await value(timeoutMetrics, 'colapi_statement_timeouts_total');
+      const outcome = await value(timeoutMetrics, 'colapi_statements_total', { outcome: 'timeout' });
+      const res = await t().http.get('/api/person', { headers: { 'x-test-slow': 'yes' } });
+      expect(res.status, res.text).to.equal(503);
+      expect(await value(timeoutMetrics, 'colapi_statement_timeouts_total')).to.equal(timeouts + 1);
+      expect(await value(timeoutMetrics, 'colapi_statements_total', { outcome: 'timeout' })).to.equal(outcome + 1);
+      expect((await t().http.get('/api/person')).status).to.equal(200);
+    });
+  },
+  {
+    prefix: PREFIX,
+    connect: { statementTimeout: 300 },
+    api: {
+      metrics: timeoutMetrics,
+      hooks: {
+        person: {
+          list: {
+            before: async (_op: unknown, context: HookContext) => {
+              if (context.request.headers['x-test-slow'] === undefined) return;
+              await context.db!.raw(SLOW[(context.db!.client.config as { client: string }).client]!);
+            },
+          },
+        },
+      },
+    },
+  },
+);
