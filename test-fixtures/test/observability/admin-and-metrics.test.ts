@@ -203,3 +203,42 @@ describeEachDatabase(
     },
   },
 );
+
+describeEachDatabase(
+  'readiness and metrics of read replicas',
+  (t) => {
+    let database: Database | undefined;
+    let admin: AdminServer | undefined;
+    after(async () => {
+      await admin?.close();
+      if (database) await disconnect(database);
+    });
+
+    it("reports each replica's state and lag in /ready and /metrics; a replica down does not make it unready", async () => {
+      // The primary stands in for a replica that is current (lag 0); a port nobody listens on for one that is down.
+      const down = new URL(t().target.url);
+      down.port = '1';
+      database = connect(t().target.url, {
+        pool: { min: 0, max: 2 },
+        replicas: [t().target.url, down.toString()],
+        replicaPolicy: { checkInterval: 100 },
+      });
+      const metrics = new ApiMetrics({ defaultMetrics: false });
+      metrics.observe(database);
+      admin = await adminServer({ readiness: databaseReadiness({ database }), metrics: metrics.registry });
+      await database.replicas!.check();
+      const ready = await fetch(`${admin.origin}/ready`);
+      expect(ready.status).to.equal(200);
+      const body = (await ready.json()) as { replicas: { replica: string; serving: boolean; lag?: number }[] };
+      expect(body.replicas.map((r) => r.serving)).to.deep.equal([true, false]);
+      expect(body.replicas[0]!.lag).to.equal(0);
+      const text = await (await fetch(`${admin.origin}/metrics`)).text();
+      const [up, gone] = body.replicas.map((r) => r.replica) as [string, string];
+      expect(prometheusSample(text, 'colapi_replica_serving', { replica: up })).to.equal(1);
+      expect(prometheusSample(text, 'colapi_replica_serving', { replica: gone })).to.equal(0);
+      expect(prometheusSample(text, 'colapi_replica_lag_seconds', { replica: up })).to.equal(0);
+      expect(prometheusSample(text, 'colapi_pool_connections_idle', { pool: up })).to.be.a('number');
+    });
+  },
+  { prefix: PREFIX, only: ['postgres', 'mysql'], seed: false },
+);
