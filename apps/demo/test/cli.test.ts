@@ -128,12 +128,42 @@ describe('pnpm demo (the command)', function () {
     expect(workers.filter(alive)).to.deep.equal([]);
   });
 
-  it('--workers 2 --admin-port: /ready waits for both workers, /metrics sums their figures, SIGTERM drains', async () => {
+  it('--admin-port in one process: /ready 200 naming its checks, 503 at once on SIGTERM while the API still serves', async function () {
+    // Starting under tsx takes long on a loaded machine, two workers longer.
+    this.timeout(150_000);
+    const r = run(['--admin-port', '0', '--grace', '2'], {
+      DATABASE_URL: `sqlite:${join(dir, 'admin-one.sqlite')}`,
+      PORT: '0',
+    });
+    const [, admin] = await waitFor(r, /Admin\s+(http:\/\/127\.0\.0\.1:\d+)\/live/, 90_000);
+    const [, origin] = await waitFor(r, /Browse\s+(http:\/\/127\.0\.0\.1:\d+)\//);
+    const ready = await fetch(`${admin}/ready`);
+    expect(ready.status).to.equal(200);
+    expect(await ready.json()).to.deep.equal({
+      ready: true,
+      checks: { catalogue: 'ok', primary: 'ok', draining: 'ok' },
+      failed: [],
+    });
+    const signalled = Date.now();
+    r.child.kill('SIGTERM');
+    let draining: Response;
+    do draining = await fetch(`${admin}/ready`);
+    while (draining.status === 200 && Date.now() - signalled < 1000);
+    expect(draining.status).to.equal(503);
+    expect(((await draining.json()) as { failed: string[] }).failed).to.deep.equal(['draining']);
+    expect((await fetch(`${origin}/api/books?page[size]=1`)).status).to.equal(200);
+    expect(await r.exited).to.equal(0);
+    expect(Date.now() - signalled).to.be.at.least(2000);
+  });
+
+  it('--workers 2 --admin-port: /ready waits for both workers, /metrics sums their figures, SIGTERM drains', async function () {
+    // Starting under tsx takes long on a loaded machine, two workers longer.
+    this.timeout(150_000);
     const r = run(['--workers', '2', '--admin-port', '0', '--grace', '2'], {
       DATABASE_URL: `sqlite:${join(dir, 'admin.sqlite')}`,
       PORT: '0',
     });
-    const [, admin] = await waitFor(r, /Admin\s+(http:\/\/127\.0\.0\.1:\d+)\/live/);
+    const [, admin] = await waitFor(r, /Admin\s+(http:\/\/127\.0\.0\.1:\d+)\/live/, 90_000);
     const [, origin] = await waitFor(r, /Browse\s+(http:\/\/127\.0\.0\.1:\d+)\//);
     const ready = await fetch(`${admin}/ready`);
     expect(ready.status).to.equal(200);

@@ -43,7 +43,11 @@ export async function adminServer(options: AdminOptions): Promise<AdminServer> {
     if (path === '/live') return send(res, req, 200, { live: true });
     if (path === '/ready') {
       const report = await options.readiness();
-      const checks = { ...report.checks, draining: draining ? 'draining: the process is stopping' : 'ok' };
+      // The checks may tell of a drain of their own (a process whose readiness another listener reports).
+      const checks = {
+        ...report.checks,
+        draining: draining ? 'draining: the process is stopping' : (report.checks.draining ?? 'ok'),
+      };
       const answer = readinessOf(checks, {
         ...(report.replicas ? { replicas: report.replicas } : {}),
         ...(report.workers ? { workers: report.workers } : {}),
