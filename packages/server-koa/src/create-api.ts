@@ -179,26 +179,32 @@ export function createApi(options: ApiOptions): ApiMiddleware {
       if (metrics && (e.status === 401 || e.status === 403)) metrics.refused(e.status, refusalReason(error));
       response = format.encodeErrors(head, e.status, [e]);
     }
-    access?.audit(head, response, seen.caller);
-    // A request refused before its first stage ended (a bad token, a wrong URL) has no timing to tell.
-    const timing = timer?.header();
-    if (timing) response = withHeaders(response, { 'server-timing': timing });
-    // A hook is given the document as objects, parsed only if it reads them.
-    if (options.onResponse) {
-      const shown = readableResponse(response);
-      response = sendableResponse((await options.onResponse(shown, head)) ?? shown);
+    // A response hook that throws still ends the request for the metrics: Koa answers it 500.
+    let status = 500;
+    try {
+      access?.audit(head, response, seen.caller);
+      // A request refused before its first stage ended (a bad token, a wrong URL) has no timing to tell.
+      const timing = timer?.header();
+      if (timing) response = withHeaders(response, { 'server-timing': timing });
+      // A hook is given the document as objects, parsed only if it reads them.
+      if (options.onResponse) {
+        const shown = readableResponse(response);
+        response = sendableResponse((await options.onResponse(shown, head)) ?? shown);
+      }
+      if (callback && response.body !== undefined) {
+        const payload = format.jsonpPayload(head, readableResponse(response));
+        if (payload !== undefined) response = wrapJsonp(callback, response, payload);
+      }
+      writeResponse(ctx, response, format.mediaType);
+      status = response.status;
+    } finally {
+      done?.(
+        seen.collection || 'none',
+        seen.operation || (ctx.method === 'OPTIONS' ? 'options' : 'none'),
+        ctx.method,
+        status,
+      );
     }
-    if (callback && response.body !== undefined) {
-      const payload = format.jsonpPayload(head, readableResponse(response));
-      if (payload !== undefined) response = wrapJsonp(callback, response, payload);
-    }
-    writeResponse(ctx, response, format.mediaType);
-    done?.(
-      seen.collection || 'none',
-      seen.operation || (ctx.method === 'OPTIONS' ? 'options' : 'none'),
-      ctx.method,
-      response.status,
-    );
   }
 
   const router = new Router<Koa.DefaultState, Koa.DefaultContext>({ prefix: links.prefix, strict: true });
