@@ -46,7 +46,8 @@ async function main(): Promise<void> {
   }
   // A worker's checks go to its primary; a single process answers them on its own admin listener.
   let demo: Demo | undefined;
-  const checks = config.adminPort !== undefined || cluster.isWorker ? servingChecks(() => demo?.database) : undefined;
+  // Workers see the same arguments: without --admin-port nothing is measured.
+  const checks = config.adminPort !== undefined ? servingChecks(() => demo?.database) : undefined;
   const admin = cluster.isPrimary && config.adminPort !== undefined ? await startAdmin(config, checks) : undefined;
   demo = await startDemo({
     databaseUrl: config.databaseUrl,
