@@ -15,6 +15,10 @@ export interface DemoConfig {
   readonly logLevel: string;
   /** Processes serving the port (node:cluster); 1 serves from this process alone. */
   readonly workers: number;
+  /** The admin listener's port (/live, /ready, /metrics); undefined: none. */
+  readonly adminPort?: number;
+  /** Seconds SIGTERM keeps serving with /ready at 503 before stopping. */
+  readonly grace: number;
   readonly help: boolean;
 }
 
@@ -39,9 +43,13 @@ Options (each also read from the environment variable in capitals):
   --format NAME       API_FORMAT    wire format: ${Object.keys(FORMATS).join(' or ')} (default jsonapi)
   --log-level LEVEL   LOG_LEVEL     request log level: info (default), debug, warn, error or silent
   --workers N         WORKERS       processes sharing the port, one per core to use (default 1, at most 64)
+  --admin-port N      ADMIN_PORT    serve GET /live, /ready and /metrics (Prometheus) on this port, on the
+                                    same host (with --workers, every worker's figures and readiness)
+  --grace SECONDS     GRACE         on SIGTERM, keep serving this long with /ready at 503 (default 5)
   -h, --help                        show this help
 
-Logs are JSON lines (pino) on standard output. SIGTERM or Ctrl+C stops it gracefully.`;
+Logs are JSON lines (pino) on standard output. SIGTERM drains (the grace period, then the requests in
+flight) and stops; Ctrl+C stops after the requests in flight.`;
 
 /** Reads the configuration from arguments first, then the environment, then the defaults. */
 export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): DemoConfig {
@@ -57,6 +65,8 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): De
         format: { type: 'string' },
         'log-level': { type: 'string' },
         workers: { type: 'string' },
+        'admin-port': { type: 'string' },
+        grace: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -70,6 +80,8 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): De
   const portText = pick('port', 'PORT') ?? '8080';
   const format = pick('format', 'API_FORMAT') ?? 'jsonapi';
   const workersText = pick('workers', 'WORKERS') ?? '1';
+  const adminText = pick('admin-port', 'ADMIN_PORT');
+  const graceText = pick('grace', 'GRACE') ?? '5';
   const config: DemoConfig = {
     databaseUrl,
     replicaUrls: replicaUrls(pick('replica-urls', 'DATABASE_REPLICA_URLS')),
@@ -78,11 +90,17 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): De
     format,
     logLevel: pick('log-level', 'LOG_LEVEL') ?? 'info',
     workers: Number(workersText),
+    ...(adminText === undefined ? {} : { adminPort: Number(adminText) }),
+    grace: Number(graceText),
     help: values.help === true,
   };
   if (config.help) return config;
   if (!/^\d{1,5}$/.test(portText) || config.port > 65535)
     throw new UsageError(`PORT must be a number from 0 to 65535; got "${portText}"`);
+  if (adminText !== undefined && (!/^\d{1,5}$/.test(adminText) || Number(adminText) > 65535))
+    throw new UsageError(`ADMIN_PORT must be a number from 0 to 65535; got "${adminText}"`);
+  if (!/^\d+(\.\d+)?$/.test(graceText) || config.grace > 3600)
+    throw new UsageError(`GRACE must be a number of seconds from 0 to 3600; got "${graceText}"`);
   if (!/^\d{1,2}$/.test(workersText) || config.workers < 1 || config.workers > 64) {
     throw new UsageError(`WORKERS must be a whole number from 1 to 64; got "${workersText}"`);
   }

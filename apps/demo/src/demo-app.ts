@@ -1,6 +1,13 @@
 import { browsableApi, openApiRoute } from '@colapi/browser';
 import type { Registry } from '@colapi/schema';
-import { answerClientErrors, closeGracefully, createApi, requestLog, type AccessOptions } from '@colapi/server-koa';
+import {
+  answerClientErrors,
+  closeGracefully,
+  createApi,
+  requestLog,
+  type AccessOptions,
+  type ApiMetrics,
+} from '@colapi/server-koa';
 import { connect, disconnect, redactUrl, type Database } from '@colapi/sql-compiler';
 import Koa from 'koa';
 import { once } from 'node:events';
@@ -29,6 +36,8 @@ export interface DemoOptions {
   readonly connectTimeout?: number;
   /** Identity and per-role rules (createApi's `access`); default none: every client may do everything. */
   readonly access?: AccessOptions;
+  /** Prometheus metrics of the API and its database (for an admin listener); default none. */
+  readonly metrics?: ApiMetrics;
 }
 
 export interface Demo {
@@ -128,7 +137,9 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       serverTiming: true,
       onUnexpectedError: (err) => logger.error({ err }, 'unexpected error'),
       ...(options.access ? { access: options.access } : {}),
+      ...(options.metrics ? { metrics: options.metrics } : {}),
     });
+    options.metrics?.observe(database);
     app.use(browsableApi());
     app.use(
       openApiRoute('/api/openapi.json', registry, {

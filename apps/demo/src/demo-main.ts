@@ -3,7 +3,9 @@ import { redactUrl } from '@colapi/sql-compiler';
 import cluster from 'node:cluster';
 import { pino } from 'pino';
 import { HELP, parseConfig, UsageError } from './config.js';
+import { servingChecks, startAdmin, type ServingChecks } from './demo-admin.js';
 import { DatabaseUnavailable, originOf, prepareDemo, startDemo, type Demo } from './demo-app.js';
+import type { AdminServer } from '@colapi/server-koa';
 
 /** `pnpm demo`: starts the bookshop, tells where to open it, and stops gracefully on SIGTERM or Ctrl+C. */
 async function main(): Promise<void> {
@@ -24,25 +26,50 @@ async function main(): Promise<void> {
         '',
       ].join('\n'),
     );
+  const adminLine = (admin: AdminServer) => process.stdout.write(`  Admin    ${admin.origin}/live, /ready, /metrics\n`);
   if (config.workers > 1 && cluster.isPrimary) {
+    // Listening first: /live answers while the tables are prepared, and /ready waits for every worker.
+    const admin = config.adminPort === undefined ? undefined : await startAdmin(config);
+    process.on('SIGTERM', () => admin?.drain());
     // The tables are created and seeded once, here; then the workers share the port.
     await prepareDemo({ databaseUrl: config.databaseUrl, logger });
-    runPrimary({ workers: config.workers, onListening: ({ port }) => banner(originOf(config.host, port)) });
+    runPrimary({
+      workers: config.workers,
+      onListening: ({ port }) => {
+        banner(originOf(config.host, port));
+        if (admin) adminLine(admin);
+      },
+      // Each worker drains for the grace period, then finishes its requests in flight.
+      stopWithin: config.grace * 1000 + 10_000,
+    });
     return;
   }
-  const demo = await startDemo({
+  // A worker's checks go to its primary; a single process answers them on its own admin listener.
+  let demo: Demo | undefined;
+  // Workers see the same arguments: without --admin-port nothing is measured.
+  const checks = config.adminPort !== undefined ? servingChecks(() => demo?.database) : undefined;
+  const admin = cluster.isPrimary && config.adminPort !== undefined ? await startAdmin(config, checks) : undefined;
+  demo = await startDemo({
     databaseUrl: config.databaseUrl,
     replicaUrls: config.replicaUrls,
     format: config.format,
     port: config.port,
     host: config.host,
     logger,
+    ...(checks ? { metrics: checks.metrics } : {}),
   });
   if (cluster.isPrimary) banner(demo.origin);
-  stopOnSignals(demo, logger);
+  if (admin) adminLine(admin);
+  stopOnSignals(demo, logger, config.grace, checks, admin);
 }
 
-function stopOnSignals(demo: Demo, logger: pino.Logger): void {
+function stopOnSignals(
+  demo: Demo,
+  logger: pino.Logger,
+  grace: number,
+  checks: ServingChecks | undefined,
+  admin: AdminServer | undefined,
+): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -50,17 +77,23 @@ function stopOnSignals(demo: Demo, logger: pino.Logger): void {
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal }, 'stopping: finishing in-flight requests');
-    demo.close().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'failed to stop cleanly');
-        process.exit(1);
-      },
-    );
+    // SIGTERM (an orchestrator) drains first, so that load balancers stop routing here; Ctrl+C does not.
+    const wait = signal === 'SIGTERM' ? grace * 1000 : 0;
+    checks?.drain();
+    logger.info({ signal, grace: wait / 1000 }, 'stopping: draining, then finishing in-flight requests');
+    new Promise((resolve) => setTimeout(resolve, wait))
+      .then(() => demo.close())
+      .then(() => admin?.close())
+      .then(
+        () => {
+          logger.info('stopped');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'failed to stop cleanly');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prometheusSample } from '@colapi/test-fixtures/testing';
 import { startDemo } from '../src/demo-app.js';
 
 const APP = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -125,6 +126,79 @@ describe('pnpm demo (the command)', function () {
     r.child.kill('SIGTERM');
     expect(await r.exited).to.equal(0);
     expect(workers.filter(alive)).to.deep.equal([]);
+  });
+
+  it('--admin-port in one process: /ready 200 naming its checks, 503 at once on SIGTERM while the API still serves', async function () {
+    // Starting under tsx takes long on a loaded machine, two workers longer.
+    this.timeout(150_000);
+    const r = run(['--admin-port', '0', '--grace', '2'], {
+      DATABASE_URL: `sqlite:${join(dir, 'admin-one.sqlite')}`,
+      PORT: '0',
+    });
+    const [, admin] = await waitFor(r, /Admin\s+(http:\/\/127\.0\.0\.1:\d+)\/live/, 90_000);
+    const [, origin] = await waitFor(r, /Browse\s+(http:\/\/127\.0\.0\.1:\d+)\//);
+    const ready = await fetch(`${admin}/ready`);
+    expect(ready.status).to.equal(200);
+    expect(await ready.json()).to.deep.equal({
+      ready: true,
+      checks: { catalogue: 'ok', primary: 'ok', draining: 'ok' },
+      failed: [],
+    });
+    const signalled = Date.now();
+    r.child.kill('SIGTERM');
+    let draining: Response;
+    do draining = await fetch(`${admin}/ready`);
+    while (draining.status === 200 && Date.now() - signalled < 1000);
+    expect(draining.status).to.equal(503);
+    expect(((await draining.json()) as { failed: string[] }).failed).to.deep.equal(['draining']);
+    expect((await fetch(`${origin}/api/books?page[size]=1`)).status).to.equal(200);
+    expect(await r.exited).to.equal(0);
+    expect(Date.now() - signalled).to.be.at.least(2000);
+  });
+
+  it('--workers 2 --admin-port: /ready waits for both workers, /metrics sums their figures, SIGTERM drains', async function () {
+    // Starting under tsx takes long on a loaded machine, two workers longer.
+    this.timeout(150_000);
+    const r = run(['--workers', '2', '--admin-port', '0', '--grace', '2'], {
+      DATABASE_URL: `sqlite:${join(dir, 'admin.sqlite')}`,
+      PORT: '0',
+    });
+    const [, admin] = await waitFor(r, /Admin\s+(http:\/\/127\.0\.0\.1:\d+)\/live/, 90_000);
+    const [, origin] = await waitFor(r, /Browse\s+(http:\/\/127\.0\.0\.1:\d+)\//);
+    const ready = await fetch(`${admin}/ready`);
+    expect(ready.status).to.equal(200);
+    const body = (await ready.json()) as { checks: Record<string, string>; workers: { ready: boolean; pid: number }[] };
+    expect(body.checks).to.deep.equal({ workers: 'ok', draining: 'ok' });
+    expect(body.workers.map((w) => w.ready)).to.deep.equal([true, true]);
+    expect(body.workers.map((w) => w.pid).sort()).to.deep.equal(childrenOf(r.child.pid!).sort());
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(`${origin}/api/books?page[size]=1`, { headers: { accept: 'application/vnd.api+json' } }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).to.deep.equal(Array(20).fill(200));
+    const text = await (await fetch(`${admin}/metrics`)).text();
+    // Summed over the workers, whichever of them served each request.
+    expect(
+      prometheusSample(text, 'colapi_http_request_duration_seconds_count', {
+        collection: 'books',
+        operation: 'list',
+        method: 'GET',
+        status_class: '2xx',
+      }),
+    ).to.equal(20);
+    expect(prometheusSample(text, 'colapi_http_requests_in_flight')).to.equal(0);
+    expect(prometheusSample(text, 'process_cpu_user_seconds_total')).to.be.a('number');
+    const signalled = Date.now();
+    r.child.kill('SIGTERM');
+    let draining: Response;
+    do draining = await fetch(`${admin}/ready`);
+    while (draining.status === 200 && Date.now() - signalled < 1000);
+    expect(draining.status).to.equal(503);
+    // The workers still serve through the grace period.
+    expect((await fetch(`${origin}/api/books?page[size]=1`)).status).to.equal(200);
+    expect(await r.exited).to.equal(0);
+    expect(Date.now() - signalled).to.be.at.least(2000);
   });
 
   // Node 24's node::ObjectWrap removes a cleanup hook in its destructor, looking the environment up through

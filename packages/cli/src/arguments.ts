@@ -28,6 +28,14 @@ export interface ServeArguments {
   readonly logLevel?: string;
   /** `--cursor-secret`: the key cursors are signed with; undefined: the configuration's, else random. */
   readonly cursorSecret?: string;
+  /** `--admin-port`: the admin listener's port (/live, /ready, /metrics); undefined: none. */
+  readonly adminPort?: number;
+  /** `--admin-host`; undefined: the API's host. */
+  readonly adminHost?: string;
+  /** `--grace` in seconds; undefined: the config file's `grace`, else 5. */
+  readonly grace?: number;
+  /** `--ready-timeout` in milliseconds: how long /ready waits for the primary's answer. */
+  readonly readyTimeout?: number;
 }
 
 /** `colapi token …`: a development token for a role of the configuration. */
@@ -53,6 +61,10 @@ const OPTIONS = {
   host: { type: 'string' },
   schema: { type: 'string' },
   'cursor-secret': { type: 'string' },
+  'admin-port': { type: 'string' },
+  'admin-host': { type: 'string' },
+  grace: { type: 'string' },
+  'ready-timeout': { type: 'string' },
   config: { type: 'string' },
   'log-level': { type: 'string' },
   role: { type: 'string' },
@@ -63,7 +75,19 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsOptionsConfig;
 
-const SERVE_ONLY = ['format', 'port', 'host', 'schema', 'cursor-secret', 'log-level', 'atomic'];
+const SERVE_ONLY = [
+  'format',
+  'port',
+  'host',
+  'schema',
+  'cursor-secret',
+  'log-level',
+  'atomic',
+  'admin-port',
+  'admin-host',
+  'grace',
+  'ready-timeout',
+];
 const TOKEN_ONLY = ['role', 'claim', 'sub', 'expires'];
 /** Every option of colapi serve may come from its variable (COLAPI_PORT…): the ones not of colapi token. */
 const FROM_ENVIRONMENT = Object.keys(OPTIONS).filter((name) => name !== 'help' && !TOKEN_ONLY.includes(name));
@@ -96,12 +120,19 @@ Options:
                        the configuration file does)
   --log-level LEVEL    level of the request log, one JSON line (pino) per request on standard output:
                        ${LOG_LEVELS.join(', ')} (default info)
+  --admin-port N       serve GET /live, /ready and /metrics (Prometheus) on this port, apart from the API
+  --admin-host ADDR    address of the admin listener (default: the --host of the API)
+  --ready-timeout MS   how long /ready waits for the database to answer "select 1" (default 1000)
+  --grace SECONDS      on SIGTERM, keep serving this long with /ready at 503 before stopping (default:
+                       grace in the configuration file, else 5)
   -h, --help           show this help
 
 ${environmentHelp(FROM_ENVIRONMENT)}
 
 Signals: SIGHUP reads the catalogue and the configuration again without a restart (requests in flight
-finish on the schema they started with); SIGTERM or Ctrl+C stop after the requests in flight.
+finish on the schema they started with); SIGTERM drains: /ready answers 503 at once, requests are served
+for the grace period, then the server stops accepting, finishes the requests in flight and exits 0;
+Ctrl+C (SIGINT) skips the grace period.
 
 colapi token prints a bearer token for development and tests, signed with a shared secret of the
 configuration's auth.jwt (the first secret verifier that accepts HS256, else the first secret verifier)
@@ -209,6 +240,31 @@ function readArguments(
     ...(logLevel === undefined ? {} : { logLevel }),
     ...cursorSecretOf(values['cursor-secret'] as string | undefined),
     cwd,
+    ...adminArguments(values),
+  };
+}
+
+/** The admin listener's and draining's options, each checked. */
+function adminArguments(
+  values: Record<string, string | boolean | string[] | undefined>,
+): Pick<ServeArguments, 'adminPort' | 'adminHost' | 'grace' | 'readyTimeout'> {
+  const text = (name: string) => values[name] as string | undefined;
+  const adminPort = text('admin-port');
+  if (adminPort !== undefined && (!/^\d{1,5}$/.test(adminPort) || Number(adminPort) > 65535))
+    throw new UsageError(`--admin-port must be a number from 0 to 65535; got "${adminPort}"`);
+  const adminHost = text('admin-host');
+  if (adminHost === '') throw new UsageError('--admin-host must not be empty');
+  const grace = text('grace');
+  if (grace !== undefined && !(/^\d+(\.\d+)?$/.test(grace) && Number(grace) <= 3600))
+    throw new UsageError(`--grace must be a number of seconds from 0 to 3600; got "${grace}"`);
+  const readyTimeout = text('ready-timeout');
+  if (readyTimeout !== undefined && !(/^\d{1,6}$/.test(readyTimeout) && Number(readyTimeout) > 0))
+    throw new UsageError(`--ready-timeout must be a whole number of milliseconds, 1 or more; got "${readyTimeout}"`);
+  return {
+    ...(adminPort === undefined ? {} : { adminPort: Number(adminPort) }),
+    ...(adminHost === undefined ? {} : { adminHost }),
+    ...(grace === undefined ? {} : { grace: Number(grace) }),
+    ...(readyTimeout === undefined ? {} : { readyTimeout: Number(readyTimeout) }),
   };
 }
 

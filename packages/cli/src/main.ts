@@ -35,7 +35,8 @@ export async function main(argv: readonly string[], out: Output = STD): Promise<
     const hold = () => (early = true);
     process.on('SIGHUP', hold);
     const running = await start(args, out).finally(() => process.off('SIGHUP', hold));
-    handleSignals(running, out);
+    // The command line wins over the file; the file is read as it stands at start.
+    handleSignals(running, out, args.grace ?? loadConfig(args.config, args.cwd).config.grace ?? 5);
     if (early) process.emit('SIGHUP', 'SIGHUP');
     return undefined;
   } catch (error) {
@@ -60,6 +61,15 @@ async function start(args: ServeArguments, out: Output): Promise<CatalogueServer
     ...(args.atomic ? { api: { atomic: true } } : {}),
     // One JSON line per request on standard output, as the demo writes them.
     logger: pino({ level: args.logLevel ?? 'info', base: undefined }),
+    ...(args.adminPort === undefined
+      ? {}
+      : {
+          admin: {
+            port: args.adminPort,
+            ...(args.adminHost === undefined ? {} : { host: args.adminHost }),
+            ...(args.readyTimeout === undefined ? {} : { readyTimeout: args.readyTimeout }),
+          },
+        }),
     // One JSON line per audited request (@colapi/auth's auditLine: never the token).
     audit: (line) => out.stderr(`${line}\n`),
     onUnexpectedError: (error) =>
@@ -75,6 +85,7 @@ async function start(args: ServeArguments, out: Output): Promise<CatalogueServer
   out.stderr(`${accessLine(g)}\n`);
   for (const w of g.warnings) out.stderr(`warning: ${w}\n`);
   out.stdout(`listening on ${running.origin}\n`);
+  if (running.admin) out.stdout(`admin on ${running.admin.origin} (/live, /ready, /metrics)\n`);
   out.stderr(
     `  browse ${running.origin}/  ·  OpenAPI ${running.origin}/api/openapi.json  ·  kill -HUP ${process.pid} reloads the catalogue\n`,
   );
@@ -97,7 +108,7 @@ function accessLine(g: Generation): string {
   }`;
 }
 
-function handleSignals(running: CatalogueServer, out: Output): void {
+function handleSignals(running: CatalogueServer, out: Output, grace: number): void {
   process.on('SIGHUP', () => {
     out.stderr('colapi: SIGHUP: reading the configuration and the catalogue again\n');
     running.reload().then(
@@ -110,11 +121,14 @@ function handleSignals(running: CatalogueServer, out: Output): void {
     );
   });
   let stopping = false;
-  const stop = () => {
+  // SIGTERM (an orchestrator) drains for the grace period first; Ctrl+C is someone at the terminal.
+  const stop = (signal: NodeJS.Signals) => {
     // A second signal means now.
     if (stopping) process.exit(1);
     stopping = true;
-    running.close().then(
+    if (signal === 'SIGTERM' && grace > 0)
+      out.stderr(`colapi: SIGTERM: /ready answers 503; serving for ${grace} s more, then stopping\n`);
+    (signal === 'SIGTERM' ? running.drain(grace) : running.close()).then(
       () => process.exit(0),
       () => process.exit(1),
     );

@@ -1,5 +1,13 @@
-import { answerClientErrors, closeGracefully } from '@colapi/server-koa';
+import {
+  adminServer,
+  answerClientErrors,
+  ApiMetrics,
+  closeGracefully,
+  databaseReadiness,
+  type AdminServer,
+} from '@colapi/server-koa';
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openGeneration, type Generation, type GenerationSettings } from './generation.js';
@@ -17,6 +25,11 @@ export interface ServeOptions extends Omit<GenerationSettings, 'config' | 'forma
    * file). With `auth` and `roles`, the API is under access control (createApi's `access`).
    */
   readonly config?: ColapiConfig | (() => ColapiConfig);
+  /**
+   * The admin listener (GET /live, /ready, /metrics), apart from the API; none without it. Its host defaults
+   * to the API's; `readyTimeout` (milliseconds, default 1000) bounds /ready's wait for the database.
+   */
+  readonly admin?: { readonly port?: number; readonly host?: string; readonly readyTimeout?: number };
 }
 
 export interface CatalogueServer {
@@ -30,8 +43,15 @@ export interface CatalogueServer {
    * finish on the schema they began with. On failure it throws and the current schema stays served.
    */
   reload(): Promise<Generation>;
+  /** The admin listener, when asked for. */
+  readonly admin?: AdminServer;
   /** Stops accepting connections, lets requests in flight finish (`graceMs` at most), closes the pools. */
   close(graceMs?: number): Promise<void>;
+  /**
+   * What SIGTERM does: /ready answers 503 at once, requests are served for `graceSeconds` more, so that load
+   * balancers stop routing here, then close().
+   */
+  drain(graceSeconds: number): Promise<void>;
 }
 
 /** The URL a client uses for a server bound to `host` (a wildcard address means this machine). */
@@ -42,53 +62,97 @@ export function originOf(host: string, port: number): string {
 
 /** Serves every table of a database as collections: `colapi serve` in-process. */
 export async function serveCatalogue(options: ServeOptions): Promise<CatalogueServer> {
-  const { port = 0, host = '127.0.0.1', config = {}, ...rest } = options;
+  const { port = 0, host = '127.0.0.1', config = {}, admin: adminOptions, ...rest } = options;
+  // Measured only with an admin listener to read the figures: without it, nothing on the request's path.
+  const metrics = adminOptions ? new ApiMetrics() : undefined;
   const settings = (): GenerationSettings => ({
     ...rest,
     format: rest.format ?? 'jsonapi',
     config: typeof config === 'function' ? config() : config,
+    ...(metrics ? { api: { ...rest.api, metrics } } : {}),
   });
-  let current = await openGeneration(settings());
+  let current: Generation | undefined;
+  // Listening first: while the catalogue is read, /live answers and /ready says it is not loaded yet.
+  const admin =
+    adminOptions &&
+    (await adminServer({
+      port: adminOptions.port ?? 0,
+      host: adminOptions.host ?? host,
+      readiness: databaseReadiness({
+        database: () => current?.database,
+        loaded: () => current !== undefined,
+        ...(adminOptions.readyTimeout === undefined ? {} : { timeout: adminOptions.readyTimeout }),
+      }),
+      ...(metrics ? { metrics: metrics.registry } : {}),
+    }));
+  const open = async () => {
+    const g = await openGeneration(settings());
+    metrics?.observe(g.database);
+    return g;
+  };
+  try {
+    current = await open();
+  } catch (error) {
+    await admin?.close();
+    throw error;
+  }
   const retiring = new Set<Promise<void>>();
   const retire = (g: Generation) => {
-    const done = g.retire().finally(() => retiring.delete(done));
+    const done = g
+      .retire()
+      .finally(() => metrics?.forget(g.database))
+      .finally(() => retiring.delete(done));
     retiring.add(done);
   };
   // Each request takes the generation current when it arrives; a reload swaps it for the requests after.
-  const server = answerClientErrors(createServer((req, res) => current.handle(req, res)));
+  const server = answerClientErrors(createServer((req, res) => current!.handle(req, res)));
   server.listen(port, host);
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);
   } catch (error) {
     await current.retire();
+    await admin?.close();
     throw error;
   }
   let reloads: Promise<unknown> = Promise.resolve();
   let stopping: Promise<void> | undefined;
-  return {
+  const served: CatalogueServer = {
     server,
     origin: originOf(host, (server.address() as AddressInfo).port),
-    current: () => current,
+    ...(admin ? { admin } : {}),
+    current: () => current!,
     reload() {
       // One reload at a time, in the order asked: the last signal's reading is the one served.
       const next = reloads.then(async () => {
-        const fresh = await openGeneration(settings());
-        const old = current;
+        const fresh = await open();
+        const old = current!;
         current = fresh;
         retire(old);
         return fresh;
       });
+      next.then(
+        () => metrics?.reloaded(true),
+        () => metrics?.reloaded(false),
+      );
       reloads = next.catch(() => undefined);
       return next;
     },
     close(graceMs = 10_000) {
       stopping ??= (async () => {
+        admin?.drain();
         await closeGracefully(server, graceMs);
         await reloads;
-        retire(current);
+        retire(current!);
         await Promise.all(retiring);
+        await admin?.close();
       })();
       return stopping;
     },
+    async drain(graceSeconds) {
+      admin?.drain();
+      await sleep(graceSeconds * 1000);
+      await served.close();
+    },
   };
+  return served;
 }

@@ -14,6 +14,8 @@ export class ConfigError extends Error {
  * the collections served (`checkAccess`), which only the catalogue tells.
  */
 export interface ColapiConfig extends CatalogueConfig {
+  /** Seconds `colapi serve` keeps serving after SIGTERM, its readiness at 503 (`--grace` wins); default 5. */
+  readonly grace?: number;
   readonly auth?: unknown;
   readonly roles?: Readonly<Record<string, unknown>>;
   /** Serves atomic operations at /api/operations (createApi's `atomic`). */
@@ -101,6 +103,10 @@ const root = shape({
   expose: listOf(string),
   tables: mapOf(table),
   cursorSecret: string,
+  grace: (v, path) => {
+    if (typeof v !== 'number' || !(v >= 0 && v <= 3600))
+      fail(path, `must be a number of seconds from 0 to 3600, not ${JSON.stringify(v)}`);
+  },
   // Checked whole by @colapi/auth below, with its own paths.
   auth: () => undefined,
   // Each role's rules need the collections served: checked when the catalogue has been read.

@@ -4,6 +4,7 @@ import type { HttpRequest, HttpResponse, WireFormat } from '@colapi/wire-format'
 import type { Database } from '@colapi/sql-compiler';
 import type { AccessOptions } from './access/access-options.js';
 import type { HookTable } from './hooks.js';
+import type { ApiMetrics } from './metrics/api-metrics.js';
 
 /** Runs on every response just before it is sent (CORS headers and the like); may return a changed one. */
 export type ResponseHook = (
@@ -57,4 +58,9 @@ export interface ApiOptions {
   readonly atomic?: boolean;
   /** Most operations one atomic request may carry (default 100); more is 413. */
   readonly maxAtomicOperations?: number;
+  /**
+   * Prometheus metrics (request durations, requests in flight, 401/403 by reason) kept in this ApiMetrics;
+   * `metrics.observe(database)` adds the pool's, statements' and retries'. Without it nothing is measured.
+   */
+  readonly metrics?: ApiMetrics;
 }

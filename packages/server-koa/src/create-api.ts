@@ -12,7 +12,7 @@ import {
 } from '@colapi/wire-format';
 import Router, { type RouterContext } from '@koa/router';
 import type Koa from 'koa';
-import { AccessControl } from './access/access-control.js';
+import { AccessControl, refusalReason } from './access/access-control.js';
 import { authorize } from './access/authorize.js';
 import { writeRulesOf } from './access/write-rules-of.js';
 import type { Caller } from './access/caller.js';
@@ -31,6 +31,13 @@ import { requestHead, standInHead, type LinkBase } from './stages/request-head.j
 import { checkMethod, resolveCollection } from './stages/resolve-collection.js';
 import { writeResponse } from './stages/write-response.js';
 import { atomicEndpoint, type AtomicEndpoint } from './atomic/atomic-endpoint.js';
+
+/** What a request's stages found, for the audit and the metrics: the collection from the registry, never the URL. */
+interface Seen {
+  caller: Caller | undefined;
+  collection: string;
+  operation: string;
+}
 
 /** Methods whose body is a write: decoded in the caller's write view, where its write-only fields exist. */
 const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT']);
@@ -95,13 +102,14 @@ export function createApi(options: ApiOptions): ApiMiddleware {
   const readBody = bodyReader(format, options.bodyLimit ?? '1mb');
   const failure = errorFunnel(options);
   const atomic = atomicEndpointOf(options, { executor, access, contextsOf, decodeContext, readBody, failure });
+  const metrics = options.metrics;
 
   /** The stages from the request head to the encoded answer; any of them may throw what the client hears. */
   async function answer(
     ctx: Koa.Context,
     head: HttpRequest,
     timer: StageTimer | undefined,
-    seen: { caller?: Caller },
+    seen: Seen,
   ): Promise<HttpResponse> {
     format.negotiate(head);
     // Under access rules, who asks comes first: everything after sees only what the caller's role sees,
@@ -113,6 +121,7 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     const view = caller && access.view(caller);
     const contexts = view && contextsOf(view);
     const target = resolveCollection(view ? view.read : registry, format, head.route, ctx.path);
+    seen.collection = target.collection.name;
     if (ctx.method === 'OPTIONS')
       return { status: 204, headers: { allow: [...target.methods, 'HEAD', 'OPTIONS'].join(', ') } };
     checkMethod(target, ctx.method);
@@ -128,6 +137,7 @@ export function createApi(options: ApiOptions): ApiMiddleware {
       decoded = format.decode(request, target.collection, decodeContext);
     }
     timer?.lap('parse');
+    seen.operation = decoded.kind;
     const run = caller
       ? executor.view(executor.compiler.scoped(caller), view!.read, writeRulesOf(caller), access!.prelude(caller, head))
       : executor;
@@ -159,7 +169,8 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     const timer = options.serverTiming ? new StageTimer() : undefined;
     let callback: string | undefined;
     let response: HttpResponse;
-    const seen: { caller?: Caller } = {};
+    const done = metrics?.begin();
+    const seen: Seen = { caller: undefined, collection: '', operation: '' };
     try {
       if (ctx.originalUrl.length > maxUrlLength) {
         throw new ApiError(414, 'URI Too Long', `the request URL is longer than ${maxUrlLength} characters`);
@@ -172,23 +183,36 @@ export function createApi(options: ApiOptions): ApiMiddleware {
       if (operations) response = await operations.failed(head, error);
       else {
         const e = await failure(error, route);
+        if (metrics && (e.status === 401 || e.status === 403)) metrics.refused(e.status, refusalReason(error));
         response = format.encodeErrors(head, e.status, [e]);
       }
     }
-    access?.audit(head, response, seen.caller);
-    // A request refused before its first stage ended (a bad token, a wrong URL) has no timing to tell.
-    const timing = timer?.header();
-    if (timing) response = withHeaders(response, { 'server-timing': timing });
-    // A hook is given the document as objects, parsed only if it reads them.
-    if (options.onResponse) {
-      const shown = readableResponse(response);
-      response = sendableResponse((await options.onResponse(shown, head)) ?? shown);
+    // A response hook that throws still ends the request for the metrics: Koa answers it 500.
+    let status = 500;
+    try {
+      access?.audit(head, response, seen.caller);
+      // A request refused before its first stage ended (a bad token, a wrong URL) has no timing to tell.
+      const timing = timer?.header();
+      if (timing) response = withHeaders(response, { 'server-timing': timing });
+      // A hook is given the document as objects, parsed only if it reads them.
+      if (options.onResponse) {
+        const shown = readableResponse(response);
+        response = sendableResponse((await options.onResponse(shown, head)) ?? shown);
+      }
+      if (callback && response.body !== undefined) {
+        const payload = format.jsonpPayload(head, readableResponse(response));
+        if (payload !== undefined) response = wrapJsonp(callback, response, payload);
+      }
+      writeResponse(ctx, response, format.mediaType);
+      status = response.status;
+    } finally {
+      done?.(
+        seen.collection || 'none',
+        seen.operation || (ctx.method === 'OPTIONS' ? 'options' : 'none'),
+        ctx.method,
+        status,
+      );
     }
-    if (callback && response.body !== undefined) {
-      const payload = format.jsonpPayload(head, readableResponse(response));
-      if (payload !== undefined) response = wrapJsonp(callback, response, payload);
-    }
-    writeResponse(ctx, response, format.mediaType);
   }
 
   const router = new Router<Koa.DefaultState, Koa.DefaultContext>({ prefix: links.prefix, strict: true });

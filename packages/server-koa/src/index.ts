@@ -12,3 +12,7 @@ export { ApiError } from '@colapi/query-ast';
 export { withHeaders } from '@colapi/wire-format';
 export { databaseError } from './database-errors.js';
 export { READ_FROM_HEADER } from './read-from.js';
+export { ApiMetrics, type RequestDone } from './metrics/api-metrics.js';
+export { adminServer, type AdminOptions, type AdminServer, type MetricsSource } from './admin/admin-server.js';
+export { databaseReadiness, readinessOf, type Readiness, type ReadinessOptions } from './admin/readiness.js';
+export { clusterMetrics, clusterReadiness, reportToPrimary } from './admin/cluster-admin.js';

@@ -107,6 +107,11 @@ export class ReplicaSet {
     );
   }
 
+  /** Each replica's pool, by its URL without password (for metrics). */
+  pools(): [string, Knex][] {
+    return this.replicas.map((r) => [r.url, r.knex]);
+  }
+
   state(): ReplicaState[] {
     return this.replicas.map(({ url, serving, lag, reason }) => ({
       replica: url,

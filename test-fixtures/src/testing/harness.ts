@@ -17,8 +17,14 @@ export interface TestTarget {
 const shared = new Map<string, Promise<{ db: TestDatabase; target: ConformanceTarget }>>();
 const owned: { db: TestDatabase; target: ConformanceTarget }[] = [];
 
-async function start(kind: DatabaseKind, format: string, api?: Partial<ApiOptions>, connect?: ConnectOptions) {
-  const db = await createTestDatabase(kind);
+async function start(
+  kind: DatabaseKind,
+  format: string,
+  api?: Partial<ApiOptions>,
+  connect?: ConnectOptions,
+  prefix?: string,
+) {
+  const db = await createTestDatabase(kind, prefix);
   const target = await startConformanceTarget({
     url: db.url,
     format,
@@ -38,6 +44,8 @@ export interface EachDatabaseOptions {
   readonly api?: Partial<ApiOptions>;
   /** Database connection options (a statement timeout); they too make the server dedicated. */
   readonly connect?: ConnectOptions;
+  /** The dedicated server's database name begins with this (default `colapi_t`). */
+  readonly prefix?: string;
   /** Seed the standard dataset once before the suite (default true). */
   readonly seed?: boolean;
   /** The databases a dialect feature exists on; the suite is left out on the others (not skipped). */
@@ -63,7 +71,7 @@ export function describeEachDatabase(
         let started: { db: TestDatabase; target: ConformanceTarget };
         try {
           if (options.api || options.connect) {
-            started = await start(kind, format, options.api ?? {}, options.connect);
+            started = await start(kind, format, options.api ?? {}, options.connect, options.prefix);
             owned.push(started);
           } else {
             const key = `${kind}/${format}`;

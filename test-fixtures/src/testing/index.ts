@@ -16,3 +16,4 @@ export {
   type ExchangeToCheck,
 } from './jsonapi-schema.js';
 export { watchJsonApiAnswers } from './schema-watch.js';
+export { prometheusSample } from './prometheus-sample.js';

@@ -11,6 +11,14 @@ import { roleView, type RoleView } from './role-view.js';
 
 const TITLES: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden' };
 
+/** @colapi/auth's reason for each 401 or 403 identify() threw, for metrics; kept off the error's shape. */
+const REASONS = new WeakMap<object, string>();
+
+/** Why access control refused a request: @colapi/auth's failure reason, else `rule` (a role's rules). */
+export function refusalReason(error: unknown): string {
+  return (typeof error === 'object' && error !== null && REASONS.get(error)) || 'rule';
+}
+
 /**
  * Identity and rules for one API, checked when it is created: who a request's caller is, and what its
  * role sees. Each role's view is built here, once, so that a rule the registry cannot narrow to fails the
@@ -50,9 +58,11 @@ export class AccessControl {
       return new Caller(identity, this.policy, this.registry);
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
-      throw new ApiError(error.status, TITLES[error.status]!, error.detail, undefined, {
+      const refusal = new ApiError(error.status, TITLES[error.status]!, error.detail, undefined, {
         'www-authenticate': error.wwwAuthenticate,
       });
+      REASONS.set(refusal, error.reason);
+      throw refusal;
     }
   }
 

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffDelay } from './backoff-delay.js';
 import { DEFAULT_RETRY_BUDGET } from './retry-budget.js';
+import { retryObservers } from './retry-observers.js';
 
 /**
  * Runs `work` in one transaction: all of it commits or none of it does. A deadlock or a serialization
@@ -28,7 +29,11 @@ export async function inTransaction<T>(
     } catch (error) {
       if (errorKind(dialect, error) !== 'serialization') throw error;
       const delay = backoffDelay(attempt);
-      if (performance.now() + delay > deadline) throw error;
+      if (performance.now() + delay > deadline) {
+        retryObservers.get(knex)?.exhausted();
+        throw error;
+      }
+      retryObservers.get(knex)?.retried();
       // The failed transaction has given its connection back: waiting holds no lock and no connection.
       await sleep(delay);
     }
