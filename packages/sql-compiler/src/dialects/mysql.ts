@@ -107,6 +107,7 @@ function connectionOptions(url: string) {
 
 export const mysql: Dialect = {
   name: 'mysql',
+  dbSystem: 'mysql',
   schemes: ['mysql:', 'mariadb:'],
   returning: false,
   async returnsInsertedRows(knex) {
