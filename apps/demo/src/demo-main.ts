@@ -1,3 +1,4 @@
+import { startOtlpTracing, stopTracing } from '@colapi/node-support';
 import { runPrimary } from '@colapi/server-koa';
 import { redactUrl } from '@colapi/sql-compiler';
 import cluster from 'node:cluster';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     runPrimary({ workers: config.workers, onListening: ({ port }) => banner(originOf(config.host, port)) });
     return;
   }
+  if (await startOtlpTracing('colapi-demo')) logger.info('sending traces to the OTLP endpoint');
   const demo = await startDemo({
     databaseUrl: config.databaseUrl,
     replicaUrls: config.replicaUrls,
@@ -52,8 +54,9 @@ function stopOnSignals(demo: Demo, logger: pino.Logger): void {
     stopping = true;
     logger.info({ signal }, 'stopping: finishing in-flight requests');
     demo.close().then(
-      () => {
+      async () => {
         logger.info('stopped');
+        await stopTracing();
         process.exit(0);
       },
       (error: unknown) => {

@@ -1,4 +1,5 @@
 import { catalogueReader } from '@colapi/catalogue';
+import { startOtlpTracing, stopTracing } from '@colapi/node-support';
 import { redactUrl } from '@colapi/sql-compiler';
 import { HELP, parseArguments, UsageError, type ServeArguments } from './arguments.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from './config-file.js';
@@ -46,6 +47,7 @@ export async function main(argv: readonly string[], out: Output = STD): Promise<
 const configReader = (args: ServeArguments) => () => loadConfig(args.config, args.cwd).config;
 
 async function start(args: ServeArguments, out: Output): Promise<CatalogueServer> {
+  if (await startOtlpTracing('colapi')) out.stderr('colapi: sending traces to the OTLP endpoint\n');
   const readConfig = configReader(args);
   const running = await serveCatalogue({
     databaseUrl: args.databaseUrl,
@@ -110,7 +112,7 @@ function handleSignals(running: CatalogueServer, out: Output): void {
     if (stopping) process.exit(1);
     stopping = true;
     running.close().then(
-      () => process.exit(0),
+      () => stopTracing().then(() => process.exit(0)),
       () => process.exit(1),
     );
   };

@@ -126,7 +126,10 @@ describe('observability: traces', () => {
         expect(root.attributes['http.route']).to.equal('/api/person/:id');
         const missing = await t().http.get('/api/nosuchthing/7');
         expect(missing.status).to.equal(404);
-        const names = exporter.getFinishedSpans().filter((s) => s.kind === SpanKind.SERVER).map((s) => s.name);
+        const names = exporter
+          .getFinishedSpans()
+          .filter((s) => s.kind === SpanKind.SERVER)
+          .map((s) => s.name);
         expect(names).to.deep.equal(['GET /api/person/:id', 'GET /api/:collection/:id']);
       });
 
