@@ -62,120 +62,124 @@ function expectStatement(span: ReadableSpan, system: string, operation: string):
 
 const SYSTEMS = { postgres: 'postgresql', mysql: 'mysql', sqlite: 'sqlite' } as const;
 
-describe('observability: traces', () => {
-  before(() => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    trace.setGlobalTracerProvider(provider);
-  });
-  after(async () => {
-    await provider.shutdown();
-    trace.disable();
-    context.disable();
-  });
+/** The SDK is registered only while this file's tests run, so that no other file pays for recording spans. */
+let using = 0;
+function useSdk(): void {
+  if (using++ > 0) return;
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  trace.setGlobalTracerProvider(provider);
+}
+async function leaveSdk(): Promise<void> {
+  if (--using > 0) return;
+  await provider.forceFlush();
+  trace.disable();
+  context.disable();
+}
 
-  describeEachDatabase(
-    'spans of requests',
-    (t) => {
-      const system = () => SYSTEMS[t().kind as keyof typeof SYSTEMS];
-      before(() => {
-        other = connect(t().target.url);
-      });
-      after(async () => {
-        await disconnect(other!);
-      });
-      beforeEach(() => {
-        attempts = 0;
-        exporter.reset();
-      });
+describeEachDatabase(
+  'observability: the spans of requests',
+  (t) => {
+    const system = () => SYSTEMS[t().kind as keyof typeof SYSTEMS];
+    before(() => {
+      useSdk();
+      other = connect(t().target.url);
+    });
+    after(async () => {
+      await disconnect(other!);
+      await leaveSdk();
+    });
+    beforeEach(() => {
+      attempts = 0;
+      exporter.reset();
+    });
 
-      it('a list with include: a server span by route template, then execute with a statement per level, then encode', async () => {
-        const filter = filterParam([{ name: 'name', op: '!=', val: SECRETS[0] }]);
-        const res = await t().http.get(`/api/person?include=articles&sort=id&${filter}`);
-        expect(res.status, res.text).to.equal(200);
-        expect(res.body.included.length).to.be.above(0);
-        const { root, children } = requestTree();
-        expect(root.name).to.equal('GET /api/person');
-        expect(root.attributes).to.include({
-          'http.request.method': 'GET',
-          'http.route': '/api/person',
-          'http.response.status_code': 200,
-          'url.scheme': 'http',
-        });
-        expect(root.parentSpanContext, 'a root span').to.equal(undefined);
-        expect(children(root).map((s) => s.name)).to.deep.equal(['execute', 'encode']);
-        const statements = children(children(root)[0]!);
-        // The page of persons, then their articles (the included level); nothing else runs.
-        expect(statements.length).to.be.at.least(2);
-        for (const s of statements) expectStatement(s, system(), 'SELECT');
-        expect(String(statements[0]!.attributes['db.query.text'])).to.match(/person/);
-        expect(statements.some((s) => /article/.test(String(s.attributes['db.query.text'])))).to.equal(true);
-        // Each statement lies within the request's time.
-        const [rootStart, rootEnd] = [root.startTime, root.endTime].map(([s, n]) => s * 1e9 + n);
-        for (const s of statements) {
-          expect(s.startTime[0] * 1e9 + s.startTime[1]).to.be.at.least(rootStart!);
-          expect(s.endTime[0] * 1e9 + s.endTime[1]).to.be.at.most(rootEnd!);
-        }
-        expect(attributeTexts().join('\n')).not.to.include(SECRETS[0]);
+    it('a list with include: a server span by route template, then execute with a statement per level, then encode', async () => {
+      const filter = filterParam([{ name: 'name', op: '!=', val: SECRETS[0] }]);
+      const res = await t().http.get(`/api/person?include=articles&sort=id&${filter}`);
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.included.length).to.be.above(0);
+      const { root, children } = requestTree();
+      expect(root.name).to.equal('GET /api/person');
+      expect(root.attributes).to.include({
+        'http.request.method': 'GET',
+        'http.route': '/api/person',
+        'http.response.status_code': 200,
+        'url.scheme': 'http',
       });
+      expect(root.parentSpanContext, 'a root span').to.equal(undefined);
+      expect(children(root).map((s) => s.name)).to.deep.equal(['execute', 'encode']);
+      const statements = children(children(root)[0]!);
+      // The page of persons, then their articles (the included level); nothing else runs.
+      expect(statements.length).to.be.at.least(2);
+      for (const s of statements) expectStatement(s, system(), 'SELECT');
+      expect(String(statements[0]!.attributes['db.query.text'])).to.match(/person/);
+      expect(statements.some((s) => /article/.test(String(s.attributes['db.query.text'])))).to.equal(true);
+      // Each statement lies within the request's time.
+      const [rootStart, rootEnd] = [root.startTime, root.endTime].map(([s, n]) => s * 1e9 + n);
+      for (const s of statements) {
+        expect(s.startTime[0] * 1e9 + s.startTime[1]).to.be.at.least(rootStart!);
+        expect(s.endTime[0] * 1e9 + s.endTime[1]).to.be.at.most(rootEnd!);
+      }
+      expect(attributeTexts().join('\n')).not.to.include(SECRETS[0]);
+    });
 
-      it('a fetch by id is named for the template, never the id', async () => {
-        const res = await t().http.get('/api/person/3');
-        expect(res.status, res.text).to.equal(200);
-        const { root } = requestTree();
-        expect(root.name).to.equal('GET /api/person/:id');
-        expect(root.attributes['http.route']).to.equal('/api/person/:id');
-        const missing = await t().http.get('/api/nosuchthing/7');
-        expect(missing.status).to.equal(404);
-        const names = exporter
-          .getFinishedSpans()
-          .filter((s) => s.kind === SpanKind.SERVER)
-          .map((s) => s.name);
-        expect(names).to.deep.equal(['GET /api/person/:id', 'GET /api/:collection/:id']);
-      });
+    it('a fetch by id is named for the template, never the id', async () => {
+      const res = await t().http.get('/api/person/3');
+      expect(res.status, res.text).to.equal(200);
+      const { root } = requestTree();
+      expect(root.name).to.equal('GET /api/person/:id');
+      expect(root.attributes['http.route']).to.equal('/api/person/:id');
+      const missing = await t().http.get('/api/nosuchthing/7');
+      expect(missing.status).to.equal(404);
+      const names = exporter
+        .getFinishedSpans()
+        .filter((s) => s.kind === SpanKind.SERVER)
+        .map((s) => s.name);
+      expect(names).to.deep.equal(['GET /api/person/:id', 'GET /api/:collection/:id']);
+    });
 
-      it('a write whose transaction is retried: one span per attempt, the lost one failed, the last committing', async () => {
-        const res = await t().http.request('PATCH', '/api/person/3', {
-          headers: { 'x-test-lose': '1' },
-          body: { data: { type: 'person', id: '3', attributes: { name: SECRETS[1] } } },
-        });
-        expect(res.status, res.text).to.equal(200);
-        expect(attempts).to.equal(2);
-        const { root, children } = requestTree();
-        expect(root.name).to.equal('PATCH /api/person/:id');
-        expect(root.attributes['http.response.status_code']).to.equal(200);
-        const [execute] = children(root);
-        expect(execute!.name).to.equal('execute');
-        const transactions = children(execute!);
-        expect(transactions.map((s) => [s.name, s.attributes['colapi.transaction.attempt']])).to.deep.equal([
-          ['transaction', 1],
-          ['transaction', 2],
-        ]);
-        expect(transactions[0]!.status.code).to.equal(SpanStatusCode.ERROR);
-        expect(transactions[1]!.status.code).not.to.equal(SpanStatusCode.ERROR);
-        // The update itself ran in the attempt that committed, its value bound, not in its text.
-        const committed = children(transactions[1]!);
-        const update = committed.find((s) => s.attributes['db.operation.name'] === 'UPDATE');
-        expect(update, committed.map((s) => s.name).join()).not.to.equal(undefined);
-        expectStatement(update!, system(), 'UPDATE');
-        expect(attributeTexts().join('\n')).not.to.include(SECRETS[1]);
+    it('a write whose transaction is retried: one span per attempt, the lost one failed, the last committing', async () => {
+      const res = await t().http.request('PATCH', '/api/person/3', {
+        headers: { 'x-test-lose': '1' },
+        body: { data: { type: 'person', id: '3', attributes: { name: SECRETS[1] } } },
       });
+      expect(res.status, res.text).to.equal(200);
+      expect(attempts).to.equal(2);
+      const { root, children } = requestTree();
+      expect(root.name).to.equal('PATCH /api/person/:id');
+      expect(root.attributes['http.response.status_code']).to.equal(200);
+      const [execute] = children(root);
+      expect(execute!.name).to.equal('execute');
+      const transactions = children(execute!);
+      expect(transactions.map((s) => [s.name, s.attributes['colapi.transaction.attempt']])).to.deep.equal([
+        ['transaction', 1],
+        ['transaction', 2],
+      ]);
+      expect(transactions[0]!.status.code).to.equal(SpanStatusCode.ERROR);
+      expect(transactions[1]!.status.code).not.to.equal(SpanStatusCode.ERROR);
+      // The update itself ran in the attempt that committed, its value bound, not in its text.
+      const committed = children(transactions[1]!);
+      const update = committed.find((s) => s.attributes['db.operation.name'] === 'UPDATE');
+      expect(update, committed.map((s) => s.name).join()).not.to.equal(undefined);
+      expectStatement(update!, system(), 'UPDATE');
+      expect(attributeTexts().join('\n')).not.to.include(SECRETS[1]);
+    });
 
-      it('no value the client sent appears in any attribute of any span', async () => {
-        const created = await t().http.request('POST', '/api/article', {
-          body: { data: { type: 'article', attributes: { title: SECRETS[2] } } },
-        });
-        expect(created.status, created.text).to.equal(201);
-        const filter = filterParam([{ name: 'title', op: '==', val: SECRETS[2] }]);
-        const found = await t().http.get(`/api/article?${filter}&include=author`);
-        expect(found.body.data).to.have.length(1);
-        const bad = await t().http.get(`/api/article?${filterParam([{ name: 'title', op: 'like', val: 5 }])}`);
-        expect(bad.status).to.equal(400);
-        const statements = exporter.getFinishedSpans().filter((s) => s.kind === SpanKind.CLIENT);
-        expect(statements.length).to.be.at.least(2);
-        const texts = attributeTexts().join('\n');
-        for (const secret of SECRETS) expect(texts).not.to.include(secret);
+    it('no value the client sent appears in any attribute of any span', async () => {
+      const created = await t().http.request('POST', '/api/article', {
+        body: { data: { type: 'article', attributes: { title: SECRETS[2] } } },
       });
-    },
-    { api: { hooks: { person: { update: { before: loseConflicts } } }, transactionRetryBudget: 5000 } },
-  );
-});
+      expect(created.status, created.text).to.equal(201);
+      const filter = filterParam([{ name: 'title', op: '==', val: SECRETS[2] }]);
+      const found = await t().http.get(`/api/article?${filter}&include=author`);
+      expect(found.body.data).to.have.length(1);
+      const bad = await t().http.get(`/api/article?${filterParam([{ name: 'title', op: 'like', val: 5 }])}`);
+      expect(bad.status).to.equal(400);
+      const statements = exporter.getFinishedSpans().filter((s) => s.kind === SpanKind.CLIENT);
+      expect(statements.length).to.be.at.least(2);
+      const texts = attributeTexts().join('\n');
+      for (const secret of SECRETS) expect(texts).not.to.include(secret);
+    });
+  },
+  { api: { hooks: { person: { update: { before: loseConflicts } } }, transactionRetryBudget: 5000 } },
+);
