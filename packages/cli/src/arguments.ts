@@ -1,4 +1,5 @@
 import { parseClaimArgument } from '@colapi/auth';
+import { corsProblem } from '@colapi/server-koa';
 import { dialectForUrl, redactUrl } from '@colapi/sql-compiler';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,6 +22,8 @@ export interface ServeArguments {
   readonly config?: string;
   /** The directory relative paths start from: where the command was typed. */
   readonly cwd: string;
+  /** `--cors`: the origins browsers may call from, in place of the config file's `cors.origins`. */
+  readonly cors?: readonly string[];
 }
 
 /** `colapi token …`: a development token for a role of the configuration. */
@@ -58,6 +61,9 @@ Options:
                        hide tables, columns and relationships, choose the tables, set each collection's
                        methods, allow_functions, allow_client_generated_ids, only and exclude; and
                        with auth and roles, who may see and change what (see colapi token)
+  --cors ORIGIN[,…]    let pages of these origins call the API from a browser (exact origins such as
+                       https://app.example.com, or *); the config file's cors sets credentials, maxAge
+                       and exposeHeaders
   -h, --help           show this help
 
 Signals: SIGHUP reads the catalogue and the configuration again without a restart (requests in flight
@@ -84,7 +90,7 @@ function sqliteUrlFrom(url: string, cwd: string): string {
   return `${m[1]}${resolve(cwd, m[3]!)}`;
 }
 
-const SERVE_ONLY = ['format', 'port', 'host', 'schema'];
+const SERVE_ONLY = ['format', 'port', 'host', 'schema', 'cors'];
 const TOKEN_ONLY = ['role', 'claim', 'sub', 'expires'];
 
 /** A lifetime as @colapi/auth's signDevelopmentToken reads it. */
@@ -107,6 +113,7 @@ export function parseArguments(
         host: { type: 'string' },
         schema: { type: 'string' },
         config: { type: 'string' },
+        cors: { type: 'string' },
         role: { type: 'string' },
         claim: { type: 'string', multiple: true },
         sub: { type: 'string' },
@@ -158,8 +165,17 @@ export function parseArguments(
     host: (values.host as string | undefined) ?? '127.0.0.1',
     ...(values.schema === undefined ? {} : { schema: values.schema as string }),
     ...(values.config === undefined ? {} : { config: values.config as string }),
+    ...(values.cors === undefined ? {} : { cors: corsOrigins(values.cors as string) }),
     cwd,
   };
+}
+
+/** `--cors a,b`: origins checked as the config file's are. */
+function corsOrigins(text: string): readonly string[] {
+  const origins = text.split(',').map((o) => o.trim());
+  const problem = corsProblem({ origins });
+  if (problem) throw new UsageError(`--cors: ${problem.reason.replace(/^must/, 'each origin must')}`);
+  return origins;
 }
 
 function tokenArguments(values: Record<string, string | boolean | string[] | undefined>, cwd: string): TokenArguments {

@@ -7,7 +7,7 @@ import {
   type Catalogue,
 } from '@colapi/catalogue';
 import type { Registry } from '@colapi/schema';
-import { createApi, type ApiOptions } from '@colapi/server-koa';
+import { cors, createApi, type ApiOptions } from '@colapi/server-koa';
 import {
   connect,
   dialectForUrl,
@@ -92,6 +92,8 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
       ...settings.api,
     });
     const app = new Koa();
+    // First: a preflight is answered before anything else, for the OpenAPI document too.
+    if (settings.config.cors) app.use(cors(settings.config.cors));
     app.use(browsableApi());
     app.use(
       openApiRoute('/api/openapi.json', registry, {

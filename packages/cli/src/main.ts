@@ -3,6 +3,7 @@ import { startOtlpTracing, stopTracing } from '@colapi/node-support';
 import { redactUrl } from '@colapi/sql-compiler';
 import { HELP, parseArguments, UsageError, type ServeArguments } from './arguments.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from './config-file.js';
+import { withCorsOrigins } from './cors-origins.js';
 import { DatabaseUnavailable, type Generation } from './generation.js';
 import { serveCatalogue, type CatalogueServer } from './serve.js';
 import { developmentToken } from './token.js';
@@ -44,7 +45,8 @@ export async function main(argv: readonly string[], out: Output = STD): Promise<
 }
 
 /** The configuration file, read again at each reload. */
-const configReader = (args: ServeArguments) => () => loadConfig(args.config, args.cwd).config;
+const configReader = (args: ServeArguments) => () =>
+  withCorsOrigins(loadConfig(args.config, args.cwd).config, args.cors);
 
 async function start(args: ServeArguments, out: Output): Promise<CatalogueServer> {
   if (await startOtlpTracing('colapi')) out.stderr('colapi: sending traces to the OTLP endpoint\n');

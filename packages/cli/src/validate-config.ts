@@ -1,6 +1,7 @@
 import { AuthConfigError, validateAuthConfig } from '@colapi/auth';
 import type { CatalogueConfig } from '@colapi/catalogue';
 import { COLUMN_TYPES, HTTP_METHODS } from '@colapi/schema';
+import { corsProblem, type CorsOptions } from '@colapi/server-koa';
 
 /** A configuration file that is not what `colapi serve` reads; the message names the file and the place in it. */
 export class ConfigError extends Error {
@@ -16,6 +17,8 @@ export class ConfigError extends Error {
 export interface ColapiConfig extends CatalogueConfig {
   readonly auth?: unknown;
   readonly roles?: Readonly<Record<string, unknown>>;
+  /** Which browser pages may call the API: server-koa's CorsOptions. */
+  readonly cors?: CorsOptions;
 }
 
 type Check = (value: unknown, path: string) => void;
@@ -100,6 +103,10 @@ const root = shape({
   // Each role's rules need the collections served: checked when the catalogue has been read.
   roles: (v, path) => {
     if (!isObject(v)) fail(path, `must be an object keyed by role name, not ${JSON.stringify(v)}`);
+  },
+  cors: (v, path) => {
+    const problem = corsProblem(v);
+    if (problem) fail(problem.path ? `${path}.${problem.path}` : path, problem.reason);
   },
 });
 

@@ -3,6 +3,7 @@ import type { QueryLimits } from '@colapi/query-ast';
 import type { HttpRequest, HttpResponse, WireFormat } from '@colapi/wire-format';
 import type { Database } from '@colapi/sql-compiler';
 import type { AccessOptions } from './access/access-options.js';
+import type { CorsOptions } from './cors.js';
 import type { HookTable } from './hooks.js';
 
 /** Runs on every response just before it is sent (CORS headers and the like); may return a changed one. */
@@ -50,4 +51,9 @@ export interface ApiOptions {
    * Without it every client has the database role's full access.
    */
   readonly access?: AccessOptions;
+  /**
+   * Cross-origin access by browsers to the paths under the prefix: see CorsOptions. Without it no CORS
+   * header is sent. For a whole app (an OpenAPI route beside the API), use `cors()` as its first middleware instead.
+   */
+  readonly cors?: CorsOptions;
 }

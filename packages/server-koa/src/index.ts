@@ -11,3 +11,4 @@ export { ApiError } from '@colapi/query-ast';
 export { withHeaders } from '@colapi/wire-format';
 export { databaseError } from './database-errors.js';
 export { READ_FROM_HEADER } from './read-from.js';
+export { cors, corsProblem, DEFAULT_CORS_MAX_AGE, DEFAULT_EXPOSED_HEADERS, type CorsOptions } from './cors.js';
