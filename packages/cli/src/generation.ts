@@ -7,7 +7,7 @@ import {
   type Catalogue,
 } from '@colapi/catalogue';
 import type { Registry } from '@colapi/schema';
-import { cors, createApi, type ApiOptions } from '@colapi/server-koa';
+import { compression, cors, createApi, type ApiOptions } from '@colapi/server-koa';
 import {
   connect,
   dialectForUrl,
@@ -94,6 +94,8 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
     const app = new Koa();
     // First: a preflight is answered before anything else, for the OpenAPI document too.
     if (settings.config.cors) app.use(cors(settings.config.cors));
+    // The OpenAPI document and the page too (the API's answers are compressed by createApi).
+    app.use(compression());
     app.use(browsableApi());
     app.use(
       openApiRoute('/api/openapi.json', registry, {

@@ -3,6 +3,7 @@ import type { QueryLimits } from '@colapi/query-ast';
 import type { HttpRequest, HttpResponse, WireFormat } from '@colapi/wire-format';
 import type { Database } from '@colapi/sql-compiler';
 import type { AccessOptions } from './access/access-options.js';
+import type { CompressionOptions } from './compression.js';
 import type { CorsOptions } from './cors.js';
 import type { HookTable } from './hooks.js';
 
@@ -56,4 +57,9 @@ export interface ApiOptions {
    * header is sent. For a whole app (an OpenAPI route beside the API), use `cors()` as its first middleware instead.
    */
   readonly cors?: CorsOptions;
+  /**
+   * Answers under the prefix of at least `threshold` bytes (default 1 KB) are compressed with br or gzip when
+   * the request's Accept-Encoding asks; on by default, `false` turns it off. See `compression()`.
+   */
+  readonly compression?: CompressionOptions | false;
 }

@@ -20,6 +20,7 @@ import type { RoleView } from './access/role-view.js';
 import type { ApiOptions } from './api-options.js';
 import { Executor } from './executor/executor.js';
 import { retryBudget } from './executor/retry-budget.js';
+import { compression } from './compression.js';
 import { cors, pathsUnder } from './cors.js';
 import { hasHooks, runOperation } from './hooks.js';
 import { jsonpCallback, wrapJsonp } from './jsonp.js';
@@ -211,7 +212,9 @@ export function createApi(options: ApiOptions): ApiMiddleware {
   }
   const routed = router.routes();
   const rest = unrouted.routes();
-  const served: typeof routed = (ctx, next) => routed(ctx, () => rest(ctx, next));
+  const routes: typeof routed = (ctx, next) => routed(ctx, () => rest(ctx, next));
+  const compress = options.compression !== false && compression(options.compression, pathsUnder(links.prefix));
+  const served: typeof routed = compress ? (ctx, next) => compress(ctx, () => routes(ctx, next)) : routes;
   // Before everything, so that a preflight is answered before authentication and negotiation.
   const crossOrigin = options.cors && cors(options.cors, pathsUnder(links.prefix));
   const middleware: typeof routed = crossOrigin ? (ctx, next) => crossOrigin(ctx, () => served(ctx, next)) : served;

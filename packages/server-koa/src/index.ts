@@ -12,3 +12,4 @@ export { withHeaders } from '@colapi/wire-format';
 export { databaseError } from './database-errors.js';
 export { READ_FROM_HEADER } from './read-from.js';
 export { cors, corsProblem, DEFAULT_CORS_MAX_AGE, DEFAULT_EXPOSED_HEADERS, type CorsOptions } from './cors.js';
+export { compression, DEFAULT_COMPRESSION_THRESHOLD, type CompressionOptions } from './compression.js';
