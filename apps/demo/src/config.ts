@@ -41,7 +41,8 @@ Options (each also read from the environment variable in capitals):
   --workers N         WORKERS       processes sharing the port, one per core to use (default 1, at most 64)
   -h, --help                        show this help
 
-Logs are JSON lines (pino) on standard output. SIGTERM or Ctrl+C stops it gracefully.`;
+Logs are JSON lines (pino) on standard output. SIGTERM or Ctrl+C stops it gracefully. With
+OTEL_EXPORTER_OTLP_ENDPOINT set (OpenTelemetry's variable), traces are sent there over OTLP/HTTP.`;
 
 /** Reads the configuration from arguments first, then the environment, then the defaults. */
 export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): DemoConfig {

@@ -68,6 +68,7 @@ Options:
 
 Signals: SIGHUP reads the catalogue and the configuration again without a restart (requests in flight
 finish on the schema they started with); SIGTERM or Ctrl+C stop after the requests in flight.
+With OTEL_EXPORTER_OTLP_ENDPOINT set (OpenTelemetry's variable), traces are sent there over OTLP/HTTP.
 
 colapi token prints a bearer token for development and tests, signed with a shared secret of the
 configuration's auth.jwt (the first secret verifier that accepts HS256, else the first secret verifier)
