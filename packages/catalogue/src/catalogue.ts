@@ -3,9 +3,13 @@ import type { Knex } from 'knex';
 
 /**
  * What a type needs besides its kind: an enum's or a set's values, a decimal's precision and scale, an array's
- * element type, PostgreSQL's own type name for values that travel as text, and whether it can be written.
+ * element type, PostgreSQL's own type name for values that travel as text, whether it can be written, the
+ * fraction digits of a second a date and time column keeps, and SQLite's text form of its dates.
  */
-export type TypeDetail = Pick<ColumnSchema, 'values' | 'precision' | 'scale' | 'items' | 'readOnly' | 'sqlType'>;
+export type TypeDetail = Pick<
+  ColumnSchema,
+  'values' | 'precision' | 'scale' | 'items' | 'readOnly' | 'sqlType' | 'fractionDigits' | 'textForm'
+>;
 
 /** A column's type as a reader maps it. */
 export interface MappedType {
@@ -35,6 +39,12 @@ export interface CatalogueColumn {
   readonly maxLength?: number;
   /** What its type needs besides its kind (values, precision, element type…). */
   readonly detail?: TypeDetail;
+  /** numeric(p,s) and decimal(p,s): the digits it holds in all and after the point, as declared. */
+  readonly precision?: number;
+  readonly scale?: number;
+  /** A whole-number type: the least and greatest values its size holds (smallint, int unsigned…). */
+  readonly minimum?: number;
+  readonly maximum?: number;
   /** What the connecting role may do with it; absent where the database has no privileges (SQLite). */
   readonly privileges?: ColumnPrivileges;
 }
@@ -86,6 +96,8 @@ export interface CatalogueTable {
    * not-null columns). Each holds within a partition; the database does not hold it across them.
    */
   readonly partitionKeys?: readonly (readonly string[])[];
+  /** PostgreSQL, a partitioned table: its leaf partitions that declare no key (they do not veto `partitionKeys`). */
+  readonly unkeyedPartitions?: readonly string[];
   /** Absent where the database has no privileges (SQLite): everything is allowed. */
   readonly privileges?: TablePrivileges;
 }

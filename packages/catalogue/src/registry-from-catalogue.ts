@@ -70,6 +70,14 @@ export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueCon
           t.name,
           `a join table: served as the many-to-many relationships of ${join[0].table} and ${join[1].table}, not as a collection`,
         );
+      // Its other columns (Pagila's and Sakila's last_update) have no place in a relationship: named, not dropped silently.
+      const linking = new Set([...join[0].columns, ...join[1].columns]);
+      for (const c of t.columns.filter((x) => !linking.has(x.name)))
+        warn(
+          t.name,
+          `a column of a join table, which is served as the many-to-many relationships of ${join[0].table} and ${join[1].table}: not served`,
+          c.name,
+        );
       continue;
     }
     const refused = unreadable(t, catalogue.role);
@@ -157,8 +165,13 @@ function partitionsNote(table: CatalogueTable, key: string, configured: boolean)
     table.primaryKey.length === 0 &&
     !table.uniques.some((u) => u.length === 1 && u[0] === key) &&
     (table.partitionKeys ?? []).some((k) => k.length === 1 && k[0] === key);
+  const unkeyed = table.unkeyedPartitions ?? [];
+  const declaring =
+    unkeyed.length === 0
+      ? 'each partition'
+      : `each partition that declares one (${unkeyed.join(', ')} declare${unkeyed.length === 1 ? 's' : ''} none)`;
   const keyed = byPartitions
-    ? `; keyed by ${key}, a key of each partition, which PostgreSQL holds unique within a partition only`
+    ? `; keyed by ${key}, a key of ${declaring}, which PostgreSQL holds unique within a partition only`
     : '';
   return [names, `${what} of ${table.name}, served through it${keyed}`];
 }

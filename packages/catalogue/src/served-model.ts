@@ -20,6 +20,20 @@ const UNADDRESSABLE: ReadonlySet<ColumnType> = new Set([
   'array',
 ]);
 
+/** What JSON:API 1.0 allows a member name to be, without the characters it calls not URL safe (space among them). */
+const MEMBER_NAME = /^[a-zA-Z0-9](?:[-\w]*[a-zA-Z0-9])?$/;
+
+/**
+ * The name a column is served under when its own is no JSON:API member name (Pagila's `zip code`): each run of
+ * other characters becomes `_`, and the ends are trimmed to a letter or digit. A key or foreign-key column
+ * keeps its name (it is no attribute: an id or a relationship), as does one whose name nothing can mend.
+ */
+function memberName(name: string, fixed: boolean): string {
+  if (fixed || MEMBER_NAME.test(name)) return name;
+  const mended = name.replace(/[^-\w]+/g, '_').replace(/^[-_]+|[-_]+$/g, '');
+  return MEMBER_NAME.test(mended) ? mended : name;
+}
+
 /** Columns that take part in a foreign key, on either side: they are used by their database names. */
 export function joinColumns(tables: readonly CatalogueTable[]): Set<string> {
   const out = new Set<string>();
@@ -129,7 +143,13 @@ export function servedColumns(
         `${c.name} is a key or foreign-key column and keeps its name; rename the relationship instead`,
       );
     }
-    columns.push(column(c, type!, key, settings.name, c.computed && table.kind === 'table'));
+    const name = settings.name ?? memberName(c.name, c.name === key || fixedNames.has(`${table.name}.${c.name}`));
+    if (name !== c.name && settings.name === undefined)
+      warn(
+        `served as "${name}": a field name holds letters, digits, - and _ only, between a letter or digit at each end (JSON:API member names; tables.${table.name}.columns.${c.name}.name chooses another)`,
+        c.name,
+      );
+    columns.push(column(c, type!, key, name, c.computed && table.kind === 'table'));
   }
   const keyColumn = columns.find((c) => c.name === key)!;
   if (UNADDRESSABLE.has(keyColumn.type)) {
@@ -163,6 +183,13 @@ function column(
     nullable: c.nullable && !isKey,
     ...(isKey ? { generated: c.autoIncrement } : {}),
     ...(type === 'string' && c.maxLength !== undefined ? { maxLength: c.maxLength } : {}),
+    // A numeric column is a 'decimal' (a 'number' where configured so); an integer keeps to its declared size.
+    ...((type === 'decimal' || type === 'number') && c.precision !== undefined
+      ? { precision: c.precision, scale: c.scale ?? 0 }
+      : {}),
+    ...(type === 'integer' && c.minimum !== undefined && c.maximum !== undefined
+      ? { minimum: c.minimum, maximum: c.maximum }
+      : {}),
     ...(c.hasDefault || c.autoIncrement ? { hasDefault: true } : {}),
     ...(rename !== undefined && rename !== c.name ? { column: c.name } : {}),
   };

@@ -20,6 +20,8 @@ export interface ServeArguments {
   readonly schema?: string;
   /** Config file; undefined: `colapi.config.json` of the working directory, if any. */
   readonly config?: string;
+  /** `--atomic`: serve atomic operations at /api/operations (also the configuration's root key `atomic`). */
+  readonly atomic?: boolean;
   /** The directory relative paths start from: where the command was typed. */
   readonly cwd: string;
   /** `--cors`: the origins browsers may call from, in place of the config file's `cors.origins`. */
@@ -64,6 +66,8 @@ Options:
   --cors ORIGIN[,…]    let pages of these origins call the API from a browser (exact origins such as
                        https://app.example.com, or *); the config file's cors sets credentials, maxAge
                        and exposeHeaders
+  --atomic             serve JSON:API atomic operations at POST /api/operations (as "atomic": true in
+                       the configuration file does)
   -h, --help           show this help
 
 Signals: SIGHUP reads the catalogue and the configuration again without a restart (requests in flight
@@ -91,7 +95,7 @@ function sqliteUrlFrom(url: string, cwd: string): string {
   return `${m[1]}${resolve(cwd, m[3]!)}`;
 }
 
-const SERVE_ONLY = ['format', 'port', 'host', 'schema', 'cors'];
+const SERVE_ONLY = ['format', 'port', 'host', 'schema', 'cors', 'atomic'];
 const TOKEN_ONLY = ['role', 'claim', 'sub', 'expires'];
 
 /** A lifetime as @colapi/auth's signDevelopmentToken reads it. */
@@ -119,6 +123,7 @@ export function parseArguments(
         claim: { type: 'string', multiple: true },
         sub: { type: 'string' },
         expires: { type: 'string' },
+        atomic: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -167,6 +172,7 @@ export function parseArguments(
     ...(values.schema === undefined ? {} : { schema: values.schema as string }),
     ...(values.config === undefined ? {} : { config: values.config as string }),
     ...(values.cors === undefined ? {} : { cors: corsOrigins(values.cors as string) }),
+    ...(values.atomic ? { atomic: true } : {}),
     cwd,
   };
 }
@@ -209,6 +215,7 @@ function tokenArguments(values: Record<string, string | boolean | string[] | und
     claims: Object.fromEntries(claims),
     expires,
     ...(values.config === undefined ? {} : { config: values.config as string }),
+    ...(values.atomic ? { atomic: true } : {}),
     cwd,
   };
 }

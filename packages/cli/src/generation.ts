@@ -82,12 +82,17 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
     const { registry, warnings } = fromCatalogue(catalogue, settings);
     const access = checkAccess(settings.config, registry, settings.configSource ?? 'configuration', settings.audit);
     const format = wireFormat(settings.format);
+    if ((settings.config.atomic || settings.api?.atomic) && !format.atomic)
+      throw new ConfigError(
+        `${settings.configSource ?? 'configuration'}: atomic: the ${settings.format} format has no atomic operations (a JSON:API extension); serve --format jsonapi`,
+      );
     const api = createApi({
       registry,
       database,
       format,
       serverTiming: true,
       ...(access ? { access: access.options } : {}),
+      ...(settings.config.atomic ? { atomic: true } : {}),
       ...(settings.onUnexpectedError ? { onUnexpectedError: settings.onUnexpectedError } : {}),
       ...settings.api,
     });
@@ -101,6 +106,7 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
       openApiRoute('/api/openapi.json', registry, {
         format,
         title: `colapi: ${catalogue.schema ?? redactUrl(settings.databaseUrl)}`,
+        ...(settings.config.atomic || settings.api?.atomic ? { atomic: true } : {}),
         // Under access rules, each caller's document shows what its role may see (401/403 as the API would).
         ...(api.describeFor ? { describeFor: api.describeFor } : {}),
       }),

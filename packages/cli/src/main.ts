@@ -59,6 +59,7 @@ async function start(args: ServeArguments, out: Output): Promise<CatalogueServer
     ...(args.schema === undefined ? {} : { schema: args.schema }),
     config: readConfig,
     configSource: args.config ?? DEFAULT_CONFIG_FILE,
+    ...(args.atomic ? { api: { atomic: true } } : {}),
     // One JSON line per audited request (@colapi/auth's auditLine: never the token).
     audit: (line) => out.stderr(`${line}\n`),
     onUnexpectedError: (error) =>

@@ -19,6 +19,8 @@ export interface ColapiConfig extends CatalogueConfig {
   readonly roles?: Readonly<Record<string, unknown>>;
   /** Which browser pages may call the API: server-koa's CorsOptions. */
   readonly cors?: CorsOptions;
+  /** Serves atomic operations at /api/operations (createApi's `atomic`). */
+  readonly atomic?: boolean;
 }
 
 type Check = (value: unknown, path: string) => void;
@@ -108,6 +110,7 @@ const root = shape({
     const problem = corsProblem(v);
     if (problem) fail(problem.path ? `${path}.${problem.path}` : path, problem.reason);
   },
+  atomic: boolean,
 });
 
 /** Checks the parsed JSON of a configuration file against what `colapi serve` reads. */

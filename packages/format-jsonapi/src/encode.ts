@@ -30,7 +30,11 @@ function document(
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): HttpResponse {
-  return { status, headers: { 'content-type': type, ...headers }, body: { jsonapi: JSONAPI_VERSION, ...body } };
+  return {
+    status,
+    headers: { 'content-type': type, vary: 'Accept', ...headers },
+    body: { jsonapi: JSONAPI_VERSION, ...body },
+  };
 }
 
 /** The opening of every document but the function evaluation's: its `jsonapi` member. */
@@ -38,7 +42,7 @@ const OPENING = `{"jsonapi":${JSON.stringify(JSONAPI_VERSION)}`;
 
 /** A document of resources, written as text (resource-object.ts): members in the order they are given. */
 function textDocument(status: number, type: string, members: string, headers: Record<string, string> = {}) {
-  return jsonTextResponse(status, { 'content-type': type, ...headers }, `${OPENING}${members}}`);
+  return jsonTextResponse(status, { 'content-type': type, vary: 'Accept', ...headers }, `${OPENING}${members}}`);
 }
 
 /** Shapes an operation result as a JSON:API document. */
@@ -99,7 +103,7 @@ export function encodeResult(
     }
     case 'linkage': {
       // A relationship changed exactly as asked: JSON:API's 204.
-      if (operation.kind === 'update-linkage') return { status: 204, headers: {} };
+      if (operation.kind === 'update-linkage') return { status: 204, headers: { vary: 'Accept' } };
       if (operation.kind !== 'fetch-linkage') throw new Error('linkage without a relationship');
       const self = `${request.base}/${operation.collection.name}/${encodeURIComponent(operation.id)}`;
       const data = linkageData(registry, operation.collection, operation.relation, result.linkage);
@@ -113,17 +117,18 @@ export function encodeResult(
     }
     case 'values':
       // The specification: "an object whose single member data is the list of results" (no jsonapi member).
-      return { status: 200, headers: { 'content-type': type }, body: { data: result.values } };
+      return { status: 200, headers: { 'content-type': type, vary: 'Accept' }, body: { data: result.values } };
     case 'count':
       return document(200, type, { meta: { modified: result.count } });
     case 'no-content':
-      return { status: 204, headers: {} };
+      return { status: 204, headers: { vary: 'Accept' } };
   }
 }
 
 /** The JSON:API error document. */
 export function encodeErrorDocument(status: number, errors: readonly ApiError[], type: string): HttpResponse {
-  const headers: Record<string, string> = { 'content-type': type };
+  // Every answer depends on Accept (its type, a 406): caches must key on it.
+  const headers: Record<string, string> = { 'content-type': type, vary: 'Accept' };
   for (const e of errors) Object.assign(headers, e.headers ?? {});
   return {
     status,

@@ -6,3 +6,13 @@ export { attributeNames, resourceObject, type ResourceIdentifier, type ResourceO
 export { pagingLinks, type PagingLinks } from './paging-links.js';
 export { jsonApiJsonpPayload } from './jsonp-payload.js';
 export { parseJsonApiQuery, type QueryShape } from './parse-query.js';
+export {
+  appliedMediaType,
+  jsonApi11,
+  negotiate11,
+  requestedProfiles,
+  type MediaTypeSupport,
+  type Negotiated,
+} from './negotiation.js';
+export { ATOMIC_EXT, jsonApiAtomicCodec } from './atomic/atomic-codec.js';
+export { varyOnAccept } from './vary-on-accept.js';

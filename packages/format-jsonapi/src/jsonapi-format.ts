@@ -7,6 +7,7 @@ import { encodeErrorDocument, encodeResult } from './encode.js';
 import { jsonApiJsonpPayload } from './jsonp-payload.js';
 import { checkContentType, chooseResponseType, JSONAPI_MEDIA_TYPE } from './media-type.js';
 import { JSONAPI_DESCRIPTION } from './openapi/description.js';
+import { jsonApiAtomicCodec } from './atomic/atomic-codec.js';
 
 const METHODS: Record<RouteKind, readonly HttpMethod[]> = {
   collection: ['GET', 'POST'],
@@ -42,10 +43,12 @@ export function jsonApiFormat(): WireFormat {
       if (request.method === 'GET' || request.method === 'HEAD') return decodeRead(request, collection, ctx);
       return decodeWrite(request, collection, ctx);
     },
+    // Each answer carries Vary: Accept (encode.ts).
     encode: (request, operation, result, ctx) => encodeResult(request, operation, result, ctx, responseType(request)),
     encodeErrors: (request, status, errors) => encodeErrorDocument(status, errors, responseType(request)),
     // The specification applies JSONP to every answer with content in Format A, writes included.
     jsonpPayload: (_request, response) => jsonApiJsonpPayload(response),
     openApi: JSONAPI_DESCRIPTION,
+    atomic: jsonApiAtomicCodec(),
   };
 }

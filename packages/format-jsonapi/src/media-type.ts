@@ -3,7 +3,7 @@ import type { HttpRequest } from '@colapi/wire-format';
 
 export const JSONAPI_MEDIA_TYPE = 'application/vnd.api+json';
 
-interface MediaRange {
+export interface MediaRange {
   readonly type: string;
   /** Media type parameters, `q` excluded (it is an accept parameter). */
   readonly params: readonly string[];
@@ -11,7 +11,7 @@ interface MediaRange {
 }
 
 /** Splits a header at `separator`, except inside quoted strings (`ext="a,b"` is one parameter). */
-function splitOutsideQuotes(text: string, separator: string): string[] {
+export function splitOutsideQuotes(text: string, separator: string): string[] {
   const parts: string[] = [];
   let current = '';
   let quoted = false;
@@ -31,7 +31,7 @@ function splitOutsideQuotes(text: string, separator: string): string[] {
   return parts.map((s) => s.trim());
 }
 
-function parseRanges(header: string): MediaRange[] {
+export function parseRanges(header: string): MediaRange[] {
   return splitOutsideQuotes(header, ',')
     .filter(Boolean)
     .map((part) => {
@@ -53,7 +53,7 @@ function parseRanges(header: string): MediaRange[] {
  * (`application/` star), else the star/star wildcard.
  * A range carrying parameters does not match the type without them. 0 is a refusal, even beside a wildcard.
  */
-function quality(ranges: readonly MediaRange[], type: string): number {
+export function quality(ranges: readonly MediaRange[], type: string): number {
   const [major = ''] = type.split('/');
   for (const range of [type, `${major}/*`, '*/*']) {
     const matching = ranges.filter((r) => r.type === range && r.params.length === 0);

@@ -7,6 +7,8 @@ import { BASE, collection, ctx, node, registry, request } from './fixtures.js';
 const format = jsonApiFormat();
 const JSONAPI = { version: '1.0' };
 const TYPE = { 'content-type': 'application/vnd.api+json' };
+/** The headers of every answer with a document: its type, and Vary: Accept (each answer depends on Accept). */
+const ANSWER = { ...TYPE, vary: 'Accept' };
 
 /**
  * Decodes the request, then encodes `result` for it, as the server does around the executor; a document
@@ -42,7 +44,7 @@ describe('Format A encode', () => {
       }));
       expect(res).to.deep.equal({
         status: 200,
-        headers: TYPE,
+        headers: ANSWER,
         body: {
           jsonapi: JSONAPI,
           data: [object(bob())],
@@ -110,7 +112,7 @@ describe('Format A encode', () => {
       }));
       expect(res).to.deep.equal({
         status: 200,
-        headers: TYPE,
+        headers: ANSWER,
         body: {
           jsonapi: JSONAPI,
           data: object(ann()),
@@ -136,7 +138,7 @@ describe('Format A encode', () => {
     it('is a document with data and links.self', () => {
       expect(answer(request('GET', '/api/person/1'), { kind: 'resource', resource: ann() })).to.deep.equal({
         status: 200,
-        headers: TYPE,
+        headers: ANSWER,
         body: { jsonapi: JSONAPI, data: object(ann()), links: { self: 'http://example.com/api/person/1' } },
       });
     });
@@ -159,19 +161,19 @@ describe('Format A encode', () => {
     it('is data null for an empty to-one relationship', () => {
       expect(answer(request('GET', '/api/article/10/author'), { kind: 'resource', resource: null })).to.deep.equal({
         status: 200,
-        headers: TYPE,
+        headers: ANSWER,
         body: { jsonapi: JSONAPI, data: null, links: { self: 'http://example.com/api/article/10/author' } },
       });
     });
 
     it('once created, is 201 with Location, and meta and jsonapi in the resource object', () => {
       const req = request('POST', '/api/person', {
-        headers: TYPE,
+        headers: ANSWER,
         body: { data: { type: 'person', attributes: { name: 'Ann' } } },
       });
       expect(answer(req, { kind: 'resource', resource: ann(), created: true })).to.deep.equal({
         status: 201,
-        headers: { ...TYPE, location: 'http://example.com/api/person/1' },
+        headers: { ...ANSWER, location: 'http://example.com/api/person/1' },
         body: {
           jsonapi: JSONAPI,
           data: { ...object(ann()), meta: {}, jsonapi: JSONAPI },
@@ -182,12 +184,12 @@ describe('Format A encode', () => {
 
     it('once updated, is 200 with the full resource', () => {
       const req = request('PATCH', '/api/person/1', {
-        headers: TYPE,
+        headers: ANSWER,
         body: { data: { type: 'person', id: '1', attributes: { age: 30 } } },
       });
       expect(answer(req, { kind: 'resource', resource: ann() })).to.deep.equal({
         status: 200,
-        headers: TYPE,
+        headers: ANSWER,
         body: { jsonapi: JSONAPI, data: object(ann()), links: { self: 'http://example.com/api/person/1' } },
       });
     });
@@ -209,7 +211,7 @@ describe('Format A encode', () => {
       });
       expect(res).to.deep.equal({
         status: 200,
-        headers: TYPE,
+        headers: ANSWER,
         body: {
           jsonapi: JSONAPI,
           data: [
@@ -243,7 +245,7 @@ describe('Format A encode', () => {
       const req = request('PATCH', '/api/article/10/relationships/author', { headers: TYPE, body: { data: null } });
       expect(answer(req, { kind: 'linkage', target: collection('person'), linkage: null })).to.deep.equal({
         status: 204,
-        headers: {},
+        headers: { vary: 'Accept' },
       });
     });
   });
@@ -254,12 +256,12 @@ describe('Format A encode', () => {
       const values: OperationResult = { kind: 'values', values: [35, 2] };
       expect(answer(request('GET', target), values)).to.deep.equal({
         status: 200,
-        headers: TYPE,
+        headers: ANSWER,
         body: { data: [35, 2] },
       });
       expect(answer(request('GET', target, { headers: { accept: 'application/json' } }), values)).to.deep.equal({
         status: 200,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', vary: 'Accept' },
         body: { data: [35, 2] },
       });
     });
@@ -267,7 +269,7 @@ describe('Format A encode', () => {
     it('answers a delete with 204 and no body', () => {
       expect(answer(request('DELETE', '/api/person/1'), { kind: 'no-content' })).to.deep.equal({
         status: 204,
-        headers: {},
+        headers: { vary: 'Accept' },
       });
     });
 
@@ -275,7 +277,7 @@ describe('Format A encode', () => {
       const op = format.decode(request('DELETE', '/api/person/1'), collection('person'), ctx);
       expect(format.encode(request('DELETE', '/api/person/1'), op, { kind: 'count', count: 3 }, ctx)).to.deep.equal({
         status: 200,
-        headers: TYPE,
+        headers: ANSWER,
         body: { jsonapi: JSONAPI, meta: { modified: 3 } },
       });
     });
@@ -291,7 +293,7 @@ describe('Format A encode', () => {
       ];
       expect(format.encodeErrors(get, 400, errors)).to.deep.equal({
         status: 400,
-        headers: TYPE,
+        headers: ANSWER,
         body: {
           jsonapi: JSONAPI,
           errors: [
@@ -316,7 +318,7 @@ describe('Format A encode', () => {
 
     it('carry the headers of their errors, such as Allow', () => {
       const e = new ApiError(405, 'Method Not Allowed', 'PUT is not allowed', undefined, { allow: 'GET, POST' });
-      expect(format.encodeErrors(get, 405, [e]).headers).to.deep.equal({ ...TYPE, allow: 'GET, POST' });
+      expect(format.encodeErrors(get, 405, [e]).headers).to.deep.equal({ ...ANSWER, allow: 'GET, POST' });
     });
 
     it("keep JSON:API's statuses for a single search and for integrity conflicts", () => {
@@ -342,10 +344,13 @@ describe('Format A encode', () => {
 
     it('are JSON:API even when Accept refuses it, and plain JSON for an evaluation that asked for it', () => {
       const refused = request('GET', '/api/person', { headers: { accept: 'text/html' } });
-      expect(format.encodeErrors(refused, 406, [new ApiError(406, 'Not Acceptable', 'x')]).headers).to.deep.equal(TYPE);
+      expect(format.encodeErrors(refused, 406, [new ApiError(406, 'Not Acceptable', 'x')]).headers).to.deep.equal(
+        ANSWER,
+      );
       const json = request('GET', '/api/eval/person', { headers: { accept: 'application/json' } });
       expect(format.encodeErrors(json, 400, [ApiError.badRequest('x')]).headers).to.deep.equal({
         'content-type': 'application/json',
+        vary: 'Accept',
       });
     });
   });

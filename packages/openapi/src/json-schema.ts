@@ -58,9 +58,21 @@ function refined(column: ColumnSchema, base: JsonSchema): JsonSchema {
   }
 }
 
+/** A column whose declared size holds integers past 2^53 (a bigint). */
+const bigInteger = (column: ColumnSchema): boolean =>
+  column.type === 'integer' && column.maximum !== undefined && column.maximum > Number.MAX_SAFE_INTEGER;
+
 /** The schema of a column's value as it appears in responses; null is allowed where the column takes it. */
 export function columnSchema(column: ColumnSchema): JsonSchema {
   const base = refined(column, { ...BY_TYPE[column.type], ...(column.readOnly ? { readOnly: true } : {}) });
+  if (bigInteger(column)) {
+    // A 64-bit integer past 2^53 travels as its digits: a number while exact, else a string.
+    const big = {
+      anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^-?[0-9]+$' }],
+      description: 'A 64-bit integer: a number up to 2^53, its digits as a string beyond.',
+    };
+    return column.nullable ? { anyOf: [...big.anyOf, { type: 'null' }], description: big.description } : big;
+  }
   if (!column.nullable || base.type === undefined) return base;
   if (base.enum !== undefined)
     return { ...base, type: [base.type as string, 'null'], enum: [...(base.enum as unknown[]), null] };
@@ -77,7 +89,11 @@ export const NOW_VALUES = ['CURRENT_TIMESTAMP', 'CURRENT_DATE', 'LOCALTIMESTAMP'
 export function inputSchema(column: ColumnSchema): JsonSchema {
   const base = columnSchema(column);
   const out =
-    column.type === 'string' && column.maxLength !== undefined ? { ...base, maxLength: column.maxLength } : base;
+    column.type === 'string' && column.maxLength !== undefined
+      ? { ...base, maxLength: column.maxLength }
+      : column.type === 'integer' && column.minimum !== undefined && column.maximum !== undefined && !bigInteger(column)
+        ? { ...base, minimum: column.minimum, maximum: column.maximum }
+        : base;
   if (column.type === 'date' || column.type === 'time' || column.type === 'datetime') {
     return { anyOf: [out, { enum: [...NOW_VALUES], description: 'Set by the database to its current value.' }] };
   }

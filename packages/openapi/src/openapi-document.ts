@@ -6,7 +6,7 @@ import { enumerateRoutes } from './routes.js';
 import { SchemaRegistry } from './schema-registry.js';
 
 /** The part of a WireFormat the generator reads: the server's own format object fits, so both stay in step. */
-export type DescribedFormat = Pick<WireFormat, 'name' | 'mediaType' | 'methodsFor' | 'openApi'>;
+export type DescribedFormat = Pick<WireFormat, 'name' | 'mediaType' | 'methodsFor' | 'openApi' | 'atomic'>;
 
 export interface OpenApiOptions {
   /** The deployment's wire format: the WireFormat object given to createApi. */
@@ -27,6 +27,8 @@ export interface OpenApiOptions {
    * without one too when it has an anonymous role (`optional`).
    */
   readonly bearer?: { readonly optional: boolean };
+  /** createApi's `atomic`: the document describes the atomic operations endpoint too. */
+  readonly atomic?: boolean;
 }
 
 export type OpenApiDocument = OpenApiObject & { openapi: string; paths: Record<string, Record<string, unknown>> };
@@ -55,6 +57,7 @@ export function openApiDocument(registry: Registry, options: OpenApiOptions): Op
     }
     if (Object.keys(item).length) paths[route.path] = item;
   }
+  if (options.atomic && format.atomic) paths[`${prefix}/${format.atomic.path}`] = { post: format.atomic.describe(ctx) };
 
   const collections = [...registry.collections.values()];
   // A method the format routes nowhere (PUT in Format A) is not one the collection really offers.

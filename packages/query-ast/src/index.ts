@@ -30,6 +30,7 @@ export { coercePattern, coerceValue, shownValue, type ValueContext } from './val
 export { parseKey, type KeyValue, type ParsedKey } from './keys.js';
 export { checkDecimal, checkTimestampTz, inInt64 } from './typed-values.js';
 export { formatDateTime, formatTime, parseDate, parseDateTime, parseTime } from './temporal.js';
+export { roundFraction } from './round-fraction.js';
 export { parseFilterList, parseFilterObject, parseJsonParameter, type FilterContext } from './parse-filter.js';
 export { pathRelationship, resolveFieldPath, resolveIncludePath } from './field-path.js';
 export type { Linkage, OperationResult, ResourceNode } from './result.js';

@@ -56,9 +56,18 @@ export interface ColumnSchema {
   readonly column?: string;
   /** `enum` and `set`: the values the column takes, in the database's order. */
   readonly values?: readonly string[];
-  /** `decimal`: the digits it holds in all and after the point, where the column declares them. */
+  /**
+   * `decimal` (and a `number` the database keeps as numeric/decimal): the digits it holds in all and after the
+   * point, where the column declares them. A write of more digits before the point is refused naming the field.
+   */
   readonly precision?: number;
   readonly scale?: number;
+  /**
+   * `integer`: the least and greatest values its declared size holds (smallint, int unsigned…); a write beyond
+   * them is refused naming the field, before any SQL (PostgreSQL's own refusal names no column).
+   */
+  readonly minimum?: number;
+  readonly maximum?: number;
   /** `array`: the type of its elements. */
   readonly items?: ColumnType;
   /** Served and filtered on, never written: a generated column, a `tsvector`. */
@@ -68,6 +77,17 @@ export interface ColumnSchema {
    * it (an enum type, a range, a domain, `macaddr`); from the catalogue, never from a client.
    */
   readonly sqlType?: string;
+  /**
+   * `datetime` and `time`: the fraction digits of a second the column keeps, where fewer than the wire's six
+   * (MariaDB's `datetime`, `timestamp(0)`); a written value is rounded to them, half up, on every dialect.
+   */
+  readonly fractionDigits?: number;
+  /**
+   * SQLite, `date`, `datetime` and `time`: how the column's rows spell the value as text where not as the wire
+   * does, e.g. `YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DDTHH:MM:SS.SSS` (one `S` per fraction digit always written);
+   * found in its rows by the catalogue. Values are written and compared in it, so that text compares alike.
+   */
+  readonly textForm?: string;
 }
 
 /** The name of a column in SQL. */

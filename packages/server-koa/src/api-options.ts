@@ -62,4 +62,11 @@ export interface ApiOptions {
    * the request's Accept-Encoding asks; on by default, `false` turns it off. See `compression()`.
    */
   readonly compression?: CompressionOptions | false;
+  /**
+   * Serves JSON:API's Atomic Operations extension at `POST <prefix>/operations` (formats that have it);
+   * off by default, when that path answers 404.
+   */
+  readonly atomic?: boolean;
+  /** Most operations one atomic request may carry (default 100); more is 413. */
+  readonly maxAtomicOperations?: number;
 }

@@ -33,6 +33,7 @@ import { bodyReader } from './stages/read-body.js';
 import { requestHead, standInHead, type LinkBase } from './stages/request-head.js';
 import { checkMethod, resolveCollection } from './stages/resolve-collection.js';
 import { writeResponse } from './stages/write-response.js';
+import { atomicEndpoint, type AtomicEndpoint } from './atomic/atomic-endpoint.js';
 
 /** Methods whose body is a write: decoded in the caller's write view, where its write-only fields exist. */
 const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PATCH', 'PUT']);
@@ -96,6 +97,7 @@ export function createApi(options: ApiOptions): ApiMiddleware {
   };
   const readBody = bodyReader(format, options.bodyLimit ?? '1mb');
   const failure = errorFunnel(options);
+  const atomic = atomicEndpointOf(options, { executor, access, contextsOf, decodeContext, readBody, failure });
 
   /** The stages from the request head to the encoded answer; any of them may throw what the client hears. */
   async function answer(
@@ -148,7 +150,7 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     return response;
   }
 
-  async function handle(ctx: Koa.Context, route: Route): Promise<void> {
+  async function handle(ctx: Koa.Context, route: Route, operations?: AtomicEndpoint): Promise<void> {
     // Built once. When the URL or the Host does not parse, a stand-in keeps the error in the format's shape.
     let head: HttpRequest;
     let refused: unknown;
@@ -168,11 +170,15 @@ export function createApi(options: ApiOptions): ApiMiddleware {
         throw new ApiError(414, 'URI Too Long', `the request URL is longer than ${maxUrlLength} characters`);
       }
       if (refused !== undefined) throw refused;
-      callback = jsonpCallback(head.url.searchParams);
-      response = await answer(ctx, head, timer, seen);
+      // The atomic endpoint takes no query parameter, `callback` included (400): its answers are never scripts.
+      if (!operations) callback = jsonpCallback(head.url.searchParams);
+      response = operations ? await operations.answer(ctx, head, seen) : await answer(ctx, head, timer, seen);
     } catch (error) {
-      const e = await failure(error, route);
-      response = format.encodeErrors(head, e.status, [e]);
+      if (operations) response = await operations.failed(head, error);
+      else {
+        const e = await failure(error, route);
+        response = format.encodeErrors(head, e.status, [e]);
+      }
     }
     access?.audit(head, response, seen.caller);
     // A request refused before its first stage ended (a bad token, a wrong URL) has no timing to tell.
@@ -193,6 +199,12 @@ export function createApi(options: ApiOptions): ApiMiddleware {
   const router = new Router<Koa.DefaultState, Koa.DefaultContext>({ prefix: links.prefix, strict: true });
   // The context typed explicitly: @koa/router's overloads of `all` (with or without a route name) leave a
   // callback's parameter untyped for TypeScript 7 in some builds.
+  if (atomic) {
+    const template = `${links.prefix}/${atomic.path}`;
+    router.all(`/${atomic.path}`, (ctx: RouterContext) =>
+      inRequestSpan(ctx, template, '', registry, () => handle(ctx, { collection: '' }, atomic)),
+    );
+  }
   for (const { path, route } of ROUTES) {
     const template = links.prefix + path;
     router.all(path, (ctx: RouterContext) => {
@@ -223,4 +235,17 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     ready: executor.ready,
     ...(access ? { describeFor: (authorization: string | undefined) => access.describeFor(authorization) } : {}),
   });
+}
+
+/** The atomic operations endpoint when the API opts in; its path may not be a collection's name too. */
+function atomicEndpointOf(
+  options: ApiOptions,
+  deps: Omit<Parameters<typeof atomicEndpoint>[0], 'codec' | 'options'>,
+): AtomicEndpoint | undefined {
+  const codec = options.format.atomic;
+  if (!options.atomic) return undefined;
+  if (!codec) throw new Error(`atomic: the wire format "${options.format.name}" has no atomic operations`);
+  if (options.registry.collection(codec.path))
+    throw new Error(`atomic: the collection "${codec.path}" has the path of the atomic operations endpoint`);
+  return atomicEndpoint({ ...deps, codec, options });
 }

@@ -55,17 +55,42 @@ interface FieldsAtFault {
   readonly owner: string;
   readonly names: readonly string[];
   readonly pointer?: string;
+  /** Whether they are fields of the request's own collection, rather than of rows it changes elsewhere. */
+  readonly own?: boolean;
+  /** Whether the one field is the collection's key (its id). */
+  readonly key?: boolean;
+  /** The to-one relationship the one field (a foreign key) is set through, where it is not its name already. */
+  readonly relationship?: string;
 }
 
-/** The client-facing error of a classified database error; never carries SQL or driver text. */
-export function databaseError(kind: DatabaseErrorKind, fields?: FieldsAtFault): ApiError {
+/**
+ * The client-facing error of a classified database error; never carries SQL or driver text. `constraint` is
+ * the CHECK that failed, named where the fields it covers are known or it covers none the database told.
+ */
+export function databaseError(kind: DatabaseErrorKind, fields?: FieldsAtFault, constraint?: string): ApiError {
   const [status, title, generic] = MESSAGES[kind];
   let detail = generic;
+  const names = fields?.names.map((n) => `"${n}"`).join(', ');
+  const check = constraint === undefined ? 'a check' : `the check "${constraint}"`;
   if (fields && kind === 'unique-violation') {
-    const names = fields.names.map((n) => `"${n}"`).join(', ');
     detail = `${names} must be unique${fields.names.length > 1 ? ' together' : ''}: another ${fields.owner} has the same value`;
   } else if (fields && kind === 'out-of-range') {
     detail = `"${fields.names[0]}": the number is out of the range the field holds`;
+  } else if (fields && kind === 'not-null-violation') {
+    const field = fields.relationship === undefined ? names : `${names} (the relationship "${fields.relationship}")`;
+    detail = fields.key
+      ? `${field} is required: ${fields.owner} gives no id of its own, so a create must send one`
+      : fields.own
+        ? `${field} is required: it cannot be null and has no default`
+        : `${field} of ${fields.owner} cannot be null`;
+  } else if (fields && kind === 'check-violation') {
+    detail =
+      fields.names.length > 1
+        ? `${names} break ${check} of the database together`
+        : `${names} breaks ${check} of the database`;
+    if (!fields.own) detail += ` (in ${fields.owner})`;
+  } else if (kind === 'check-violation' && constraint !== undefined) {
+    detail = `a value breaks ${check} of the database`;
   }
   const source: ErrorSource | undefined = fields?.pointer === undefined ? undefined : { pointer: fields.pointer };
   return new ApiError(status, title, detail, source, undefined, CODES[kind]);
@@ -84,8 +109,12 @@ export async function classifiedError(
 ): Promise<ApiError | undefined> {
   const kind = errorKind(database.dialect, error);
   if (!kind) return undefined;
-  const place = await database.dialect.errorPlace?.(database.knex, driverError(error)).catch(() => undefined);
-  return databaseError(kind, place && fieldsAtFault(registry, route, place));
+  const table = registry.collection(route.collection)?.model.table;
+  const place = await database.dialect.errorPlace?.(database.knex, driverError(error), table).catch(() => undefined);
+  const fields = place && fieldsAtFault(registry, route, place);
+  // A check over fields the collection hides is not named: its name may tell what the fields hold.
+  const constraint = fields || place?.columns.length === 0 ? place?.constraint : undefined;
+  return databaseError(kind, fields, constraint);
 }
 
 /**
@@ -123,18 +152,25 @@ function fieldsAtFault(registry: Registry, route: Route, place: ErrorPlace): Fie
   if (!collection || !names || !columns) return undefined;
   // A pointer only into the request's own resource, and only for a single field.
   const [column] = columns;
-  if (collection !== own || columns.length !== 1 || column === undefined) return { owner: collection.name, names };
+  if (collection !== own || columns.length !== 1 || column === undefined)
+    return { owner: collection.name, names, own: collection === own };
   const model = collection.model;
   const relationship = shownForeignKey(collection, column);
-  const pointer =
-    column === model.key
-      ? '/data/id'
-      : relationship
-        ? `/data/relationships/${relationship}`
-        : foreignKeyColumns(model).has(column)
-          ? undefined
-          : `/data/attributes/${column}`;
-  return { owner: collection.name, names, pointer };
+  const key = column === model.key;
+  const pointer = pointerOf(route, model, column, relationship);
+  const through = relationship !== undefined && relationship !== names[0] ? { relationship } : {};
+  return { owner: collection.name, names, own: true, key, pointer, ...through };
+}
+
+/**
+ * Where a field lies in the body of the request: in a resource object, or the whole linkage of a relationship
+ * endpoint (`PATCH /articles/1/relationships/author`) for its own relationship.
+ */
+function pointerOf(route: Route, model: ModelSchema, column: string, relationship: string | undefined) {
+  if (route.relationships) return relationship !== undefined && relationship === route.relation ? '/data' : undefined;
+  if (column === model.key) return '/data/id';
+  if (relationship) return `/data/relationships/${relationship}`;
+  return foreignKeyColumns(model).has(column) ? undefined : `/data/attributes/${column}`;
 }
 
 /**

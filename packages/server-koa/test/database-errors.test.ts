@@ -77,11 +77,58 @@ describe('databaseError', () => {
     });
   });
 
+  it('names the field of a missing value: its own, the key, or one of another collection', () => {
+    expect(
+      databaseError('not-null-violation', {
+        owner: 'person',
+        names: ['name'],
+        own: true,
+        pointer: '/data/attributes/name',
+      }),
+    ).to.deep.include({
+      status: 400,
+      detail: '"name" is required: it cannot be null and has no default',
+      source: { pointer: '/data/attributes/name' },
+    });
+    expect(
+      databaseError('not-null-violation', {
+        owner: 'artist',
+        names: ['ArtistId'],
+        own: true,
+        key: true,
+        pointer: '/data/id',
+      }).detail,
+    ).to.equal('"ArtistId" is required: artist gives no id of its own, so a create must send one');
+    expect(databaseError('not-null-violation', { owner: 'article', names: ['author'] }).detail).to.equal(
+      '"author" of article cannot be null',
+    );
+  });
+
+  it('names the field and the constraint of a failed check, or the constraint alone', () => {
+    expect(
+      databaseError(
+        'check-violation',
+        { owner: 'item', names: ['price'], own: true, pointer: '/data/attributes/price' },
+        'price_positive',
+      ),
+    ).to.deep.include({
+      status: 400,
+      detail: '"price" breaks the check "price_positive" of the database',
+      source: { pointer: '/data/attributes/price' },
+    });
+    expect(
+      databaseError('check-violation', { owner: 'item', names: ['low', 'high'], own: true }, 'ordered').detail,
+    ).to.equal('"low", "high" break the check "ordered" of the database together');
+    expect(databaseError('check-violation', undefined, 'ordered').detail).to.equal(
+      'a value breaks the check "ordered" of the database',
+    );
+  });
+
   it('keeps the generic detail of other kinds, with the pointer', () => {
     expect(
-      databaseError('not-null-violation', { owner: 'person', names: ['name'], pointer: '/data/attributes/name' }),
+      databaseError('invalid-value', { owner: 'person', names: ['name'], pointer: '/data/attributes/name' }),
     ).to.deep.include({
-      detail: 'a required field is missing or null',
+      detail: 'a value is not valid for its field',
       source: { pointer: '/data/attributes/name' },
     });
   });
@@ -238,6 +285,51 @@ describe('classifiedError', () => {
       expect(e?.source).to.equal(undefined);
     });
   }
+
+  it('names a missing foreign key with its relationship; on the relationship endpoint it points at /data', async () => {
+    const e = await classify('not-null-violation', { table: 'person', columns: ['team_id'] });
+    expect(e).to.deep.include({
+      status: 400,
+      detail: '"team_id" (the relationship "team") is required: it cannot be null and has no default',
+      source: { pointer: '/data/relationships/team' },
+    });
+    const linkage: Route = { collection: 'people', id: '1', relation: 'team', relationships: true };
+    expect(
+      (await classify('not-null-violation', { table: 'person', columns: ['team_id'] }, linkage))?.source,
+    ).to.deep.equal({
+      pointer: '/data',
+    });
+    // Another field on that endpoint is no member of its body.
+    expect((await classify('not-null-violation', { table: 'person', columns: ['email'] }, linkage))?.source).to.equal(
+      undefined,
+    );
+  });
+
+  it('names the key a create must send, at data.id', async () => {
+    expect(await classify('not-null-violation', { table: 'person', columns: ['id'] })).to.deep.include({
+      detail: '"id" is required: people gives no id of its own, so a create must send one',
+      source: { pointer: '/data/id' },
+    });
+  });
+
+  it("names a failed check's constraint with its fields, not with fields the collection lacks", async () => {
+    expect(
+      await classify('check-violation', { table: 'person', columns: ['email'], constraint: 'email_has_at' }),
+    ).to.deep.include({
+      detail: '"email" breaks the check "email_has_at" of the database',
+      source: { pointer: '/data/attributes/email' },
+    });
+    expect(
+      (await classify('check-violation', { table: 'person', columns: ['password'], constraint: 'strong_password' }))
+        ?.detail,
+    ).to.equal('a value breaks a constraint of the database');
+    expect((await classify('check-violation', { columns: [], constraint: 'positive' }))?.detail).to.equal(
+      'a value breaks the check "positive" of the database',
+    );
+    expect(
+      (await classify('check-violation', { table: 'team', columns: ['title'], constraint: 'titled' }))?.detail,
+    ).to.equal('"title" breaks the check "titled" of the database (in teams)');
+  });
 
   it('answers the kind of every classified error, placed or not', async () => {
     expect(await classify('timeout', null)).to.deep.include({

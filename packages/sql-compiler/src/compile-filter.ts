@@ -20,7 +20,7 @@ import { tableSource } from './table-source.js';
 const COMPARISON: Record<string, string> = { eq: '=', ne: '<>', gt: '>', lt: '<', ge: '>=', le: '<=' };
 
 function bindValue(ctx: CompileContext, column: ColumnSchema, value: ScalarValue): unknown {
-  if (isNow(value)) return ctx.dialect.now(ctx.knex, value, column.type);
+  if (isNow(value)) return ctx.dialect.now(ctx.knex, value, column.type, column);
   return ctx.dialect.filterValue ? ctx.dialect.filterValue(ctx.knex, column, value) : value;
 }
 

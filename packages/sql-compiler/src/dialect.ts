@@ -33,8 +33,13 @@ export interface ForeignKey {
 export interface ErrorPlace {
   /** The table of the row at fault, where the database names it. */
   readonly table?: string;
-  /** The columns at fault: those of the unique key a duplicate repeats, the column of a value out of range. */
+  /**
+   * The columns at fault: those of the unique key a duplicate repeats, the column of a value out of range or
+   * of a missing value, those a failed CHECK covers.
+   */
   readonly columns: readonly string[];
+  /** The name of the CHECK constraint that failed (SQLite's unnamed ones: their expression). */
+  readonly constraint?: string;
 }
 
 export type LikeMode = 'like' | 'ilike' | 'not_like';
@@ -101,8 +106,11 @@ export interface Dialect {
    * column's type (JSON text, or a set's text); undefined when the database has neither.
    */
   containment?(knex: Knex, expr: Knex.Raw, column: ColumnSchema, op: BinaryOperator, value: string): Knex.Raw;
-  /** The database's current date, time or timestamp, for a column of the given type. */
-  now(knex: Knex, value: NowValue, type: ColumnType): Knex.Raw;
+  /**
+   * The database's current date, time or timestamp, for a column of the given type; `column`, where there is
+   * one, is the column it is written to or compared with (SQLite writes it in the column's `textForm`).
+   */
+  now(knex: Knex, value: NowValue, type: ColumnType, column?: ColumnSchema): Knex.Raw;
   /** The column type to create for a schema type (used by fixtures and the demo). */
   ddlType(type: ColumnType): string;
   /**
@@ -120,9 +128,10 @@ export interface Dialect {
   /**
    * The table and columns a classified error names (the key a unique violation repeats, the column of a
    * value out of range), where the database tells them; undefined otherwise. May ask the database: MySQL
-   * names only the index of a duplicate. Never throws.
+   * names only the index of a duplicate. Never throws. `table` is the table the request writes, asked about
+   * where the database names none (a PostgreSQL domain's check, a SQLite check).
    */
-  errorPlace?(knex: Knex, error: unknown): Promise<ErrorPlace | undefined>;
+  errorPlace?(knex: Knex, error: unknown, table?: string): Promise<ErrorPlace | undefined>;
   /**
    * The statement that moves the key generator of a table past the keys it holds, after an insert with a
    * key the client chose, where the database does not do so itself (PostgreSQL's sequences). Built, not

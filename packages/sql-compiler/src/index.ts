@@ -33,4 +33,5 @@ export { compileFilter } from './compile-filter.js';
 export type { CompileContext } from './field-expression.js';
 export type { RowAction, RowScopes } from './row-scopes.js';
 export { likeToGlob } from './like-pattern.js';
+export { textFormDigits, textFormOf, toTextForm } from './text-form.js';
 export type { Row } from './row-decoder.js';

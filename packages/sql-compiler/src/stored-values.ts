@@ -20,6 +20,6 @@ export function storedValues(
 /** One checked wire value in the form its column stores it. */
 export function storedValue(ctx: CompileContext, column: ColumnSchema, value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  if (isNow(value)) return ctx.dialect.now(ctx.knex, value, column.type);
+  if (isNow(value)) return ctx.dialect.now(ctx.knex, value, column.type, column);
   return ctx.dialect.writeValue(ctx.knex, column, value);
 }

@@ -17,3 +17,4 @@ export type {
   OpenApiObject,
   RouteEntry,
 } from './openapi-description.js';
+export { ApiErrors, type AtomicCodec, type AtomicOutcome, type AtomicStep, type LocalIds } from './atomic-codec.js';

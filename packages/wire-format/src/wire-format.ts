@@ -3,6 +3,7 @@ import type { ApiError, BinaryOperator, Operation, OperationResult, QueryLimits 
 import type { HttpRequest, HttpResponse } from './http-message.js';
 import type { OpenApiDescription } from './openapi-description.js';
 import type { RouteKind } from './route.js';
+import type { AtomicCodec } from './atomic-codec.js';
 
 export interface DecodeContext {
   readonly registry: Registry;
@@ -40,4 +41,6 @@ export interface WireFormat {
   jsonpPayload(request: HttpRequest, response: HttpResponse): object | undefined;
   /** Its OpenAPI description, which @colapi/openapi composes into the deployment's document. */
   readonly openApi: OpenApiDescription;
+  /** JSON:API's Atomic Operations extension, for a format that has it (served when the API opts in). */
+  readonly atomic?: AtomicCodec;
 }

@@ -40,14 +40,15 @@ export interface TestDatabase {
 let counter = 0;
 
 /**
- * Creates an empty database of a kind for this test process, the way its dialect makes one. Throws when the
- * server cannot be reached; callers decide whether that skips (a developer's machine) or fails (CI).
+ * Creates an empty database of a kind for this test process, the way its dialect makes one, named `prefix`,
+ * the process id and a counter (a suite may choose its prefix, to tell its databases on a shared server).
+ * Throws when the server cannot be reached; callers decide whether that skips (a developer's machine) or fails (CI).
  */
-export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+export async function createTestDatabase(kind: DatabaseKind, prefix = 'colapi_t'): Promise<TestDatabase> {
   const dialect: Dialect | undefined = dialects[kind];
   if (!dialect) throw new Error(`no dialect is named ${kind}`);
   // TEST_DATABASE_PREFIX keeps apart the runs of several checkouts on one database server.
-  const name = `${process.env.TEST_DATABASE_PREFIX || 'colapi_t'}${process.pid}_${counter++}`;
+  const name = `${process.env.TEST_DATABASE_PREFIX || prefix}${process.pid}_${counter++}`;
   if (!dialect.createDatabase) {
     const dir = mkdtempSync(join(tmpdir(), 'colapi-'));
     return {

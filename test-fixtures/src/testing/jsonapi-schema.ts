@@ -154,11 +154,65 @@ export function jsonApiViolation(exchange: ExchangeToCheck): string | undefined 
   } catch {
     return `${where} with a body that is not JSON:\n  body: ${body}`;
   }
-  const { document, problems } = withoutMandatedMembers(exchange, parsed);
+  const atomic = atomicResults(parsed);
+  if (atomic) {
+    if (!atomic.problems.length) return undefined;
+    return `${where}, an atomic:results document JSON:API 1.1 refuses:\n    ${atomic.problems.join('\n    ')}\n  body: ${body}`;
+  }
+  const { document, problems } = withoutMandatedMembers(exchange, parsed1_1(parsed));
   const { document: check } = compiled();
   if (!check(document)) problems.push(describeErrors(document, check.errors));
   if (!problems.length) return undefined;
   return `${where}, a body the JSON:API 1.0 schema refuses:\n    ${problems.join('\n    ')}\n  body: ${body}`;
+}
+
+const ATOMIC_EXT = 'https://jsonapi.org/ext/atomic';
+
+/**
+ * The `jsonapi` object of a JSON:API 1.1 document checked (version "1.1", `ext` and `profile` lists of
+ * URIs) and replaced by its 1.0 form, which the 1.0 schema then checks with the rest.
+ */
+function parsed1_1(parsed: unknown): unknown {
+  if (!isObject(parsed) || !isObject(parsed.jsonapi) || parsed.jsonapi.version !== '1.1') return parsed;
+  const { ext, profile, ...rest } = parsed.jsonapi;
+  for (const list of [ext, profile]) {
+    if (
+      list !== undefined &&
+      (!Array.isArray(list) || list.some((u) => typeof u !== 'string' || !/^https?:\/\//.test(u)))
+    )
+      return { ...parsed, jsonapi: { ...rest, ext, profile } };
+  }
+  return { ...parsed, jsonapi: rest };
+}
+
+/**
+ * A document of the Atomic Operations extension (`atomic:results`): its `jsonapi` names version 1.1 and the
+ * extension, it has no other top-level member than `jsonapi`, `meta`, `links` and the results, and each
+ * result is an object of `data` and `meta` at most, whose `data` the 1.0 schema holds as a document's.
+ * Undefined for any other document.
+ */
+function atomicResults(parsed: unknown): { problems: string[] } | undefined {
+  if (!isObject(parsed) || !('atomic:results' in parsed)) return undefined;
+  const problems: string[] = [];
+  const jsonapi = parsed.jsonapi as { version?: unknown; ext?: unknown } | undefined;
+  if (jsonapi?.version !== '1.1' || !Array.isArray(jsonapi.ext) || !jsonapi.ext.includes(ATOMIC_EXT))
+    problems.push(`/jsonapi must be {"version": "1.1", "ext": ["${ATOMIC_EXT}"]}`);
+  const extra = Object.keys(parsed).filter((k) => !['jsonapi', 'meta', 'links', 'atomic:results'].includes(k));
+  if (extra.length) problems.push(`top-level members beside atomic:results: ${extra.join(', ')}`);
+  const results = parsed['atomic:results'];
+  if (!Array.isArray(results)) return { problems: [...problems, '/atomic:results is not a list'] };
+  const { document: check } = compiled();
+  results.forEach((result, i) => {
+    if (!isObject(result)) {
+      problems.push(`/atomic:results/${i} is not an object`);
+      return;
+    }
+    const members = Object.keys(result).filter((k) => k !== 'data' && k !== 'meta');
+    if (members.length) problems.push(`/atomic:results/${i} has members ${members.join(', ')}`);
+    if ('data' in result && !check({ data: result.data }))
+      problems.push(`/atomic:results/${i}: ${describeErrors({ data: result.data }, check.errors)}`);
+  });
+  return { problems };
 }
 
 /** An answer that is no valid JSON:API document. */

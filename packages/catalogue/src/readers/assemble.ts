@@ -6,6 +6,7 @@ import type {
   TablePrivileges,
   TypeDetail,
 } from '../catalogue.js';
+import { declaredSize } from './declared-size.js';
 
 /** The rows every reader brings, in its own words already mapped to these names. */
 export interface TableRow {
@@ -87,6 +88,7 @@ function column(c: ColumnRow): CatalogueColumn {
     computed: flag(c.computed),
     ...(c.maxLength === undefined || c.maxLength === null ? {} : { maxLength: Number(c.maxLength) }),
     ...(c.detail === undefined ? {} : { detail: c.detail }),
+    ...declaredSize(c.sqlType),
     ...(c.may_select === undefined
       ? {}
       : { privileges: { select: flag(c.may_select), insert: flag(c.may_insert), update: flag(c.may_update) } }),

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CatalogueReader } from '../catalogue.js';
 import { assembleTables, flag, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
+import { declaredFraction, withDetail } from './declared-fraction.js';
 import { mysqlType } from './mysql-types.js';
 
 /** mysql2 answers `[rows, fields]`. */
@@ -166,7 +167,7 @@ export const mysqlCatalogue: CatalogueReader = {
     ]);
     const typed: ColumnRow[] = columns.map((c) => {
       const mapped = json.has(`${c.table}\u0000${c.name}`) ? { type: 'json' as const } : mysqlType(c.sql_type);
-      return { ...c, sqlType: c.sql_type, ...mapped };
+      return { ...c, sqlType: c.sql_type, ...withDetail(mapped, { fractionDigits: declaredFraction(c.sql_type, 0) }) };
     });
     const served = withPrivileges(tables, columns, grants, roles);
     return { dialect: 'mysql', schema: db, tables: assembleTables(served, typed, constraints(keys, db)), role };

@@ -23,6 +23,7 @@ export function withPartitionsAndViewKeys(
         foreignKeys: [...t.foreignKeys, ...added].sort((a, b) => position(a) - position(b)),
         partitions: facts.partitions,
         partitionKeys: facts.keys,
+        unkeyedPartitions: facts.unkeyed,
       };
     }
     return baseKeys ? { ...t, baseKeys } : t;

@@ -69,9 +69,15 @@ interface PartitionRow {
 export interface PartitionFacts {
   /** Its partitions, in name order. */
   readonly partitions: readonly string[];
-  /** Keys every leaf partition declares (its primary key, or a unique index over not-null columns). */
+  /**
+   * Keys every leaf partition that declares keys declares (its primary key, or a unique index over not-null
+   * columns). A partition that declares none (Pagila's catch-all `payment_p0000_default`) does not veto the
+   * key the others share: the start-up line names it, as one where the database holds the key to nothing.
+   */
   readonly keys: readonly (readonly string[])[];
-  /** Foreign keys every leaf partition declares: every row of the table holds to them. */
+  /** Leaf partitions that declare no key at all. */
+  readonly unkeyed: readonly string[];
+  /** Foreign keys every leaf partition that declares foreign keys declares. */
   readonly foreignKeys: readonly CatalogueForeignKey[];
 }
 
@@ -89,11 +95,17 @@ export async function postgresPartitions(knex: Knex, schema: string): Promise<Ma
   for (const table of new Set(rows.map((r) => r.table))) {
     const own = rows.filter((r) => r.table === table);
     const leaves = own.filter((r) => r.kind === 'partition' && r.leaf).map((r) => r.id);
+    // Per leaf, its rows of these kinds; leaves that declare none of them are not counted.
     const of = (kinds: readonly string[]) =>
-      leaves.map((id) => own.filter((r) => r.id === id && kinds.includes(r.kind)));
+      leaves.map((id) => own.filter((r) => r.id === id && kinds.includes(r.kind))).filter((l) => l.length > 0);
     const names = own.flatMap((r) => (r.kind === 'partition' && r.partition !== null ? [r.partition] : []));
+    const nameOf = new Map(own.filter((r) => r.kind === 'partition').map((r) => [r.id, r.partition!]));
+    const unkeyed = leaves.filter(
+      (id) => !own.some((r) => r.id === id && (r.kind === 'primary' || r.kind === 'unique')),
+    );
     out.set(table, {
       partitions: names.sort(),
+      unkeyed: unkeyed.map((id) => nameOf.get(id)!).sort(),
       keys: shared(of(['primary', 'unique']).map((l) => l.map((r) => [...(r.columns ?? [])]))),
       foreignKeys: shared(
         of(['foreign']).map((l) =>

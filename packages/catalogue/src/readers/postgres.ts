@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CatalogueReader, CatalogueTable } from '../catalogue.js';
 import { assembleTables, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
+import { declaredFraction, withDetail } from './declared-fraction.js';
 import { columnNames as names } from './pg-column-names.js';
 import { withPartitionsAndViewKeys } from './postgres-extras.js';
 import { postgresPartitions } from './postgres-partitions.js';
@@ -102,7 +103,9 @@ export const postgresCatalogue: CatalogueReader = {
     const typed: ColumnRow[] = columns.map(({ type_kind, element_kind, enum_values, ...c }) => ({
       ...c,
       sqlType: c.sql_type,
-      ...postgresType(c.sql_type, { kind: type_kind, elementKind: element_kind, enumValues: enum_values }),
+      ...withDetail(postgresType(c.sql_type, { kind: type_kind, elementKind: element_kind, enumValues: enum_values }), {
+        fractionDigits: declaredFraction(c.sql_type, 6),
+      }),
     }));
     const out: CatalogueTable[] = withPartitionsAndViewKeys(
       assembleTables(tables, typed, constraints),

@@ -1,6 +1,9 @@
+import type { ColumnType } from '@colapi/schema';
+import { textFormDigits, textFormOf } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import type { CatalogueReader } from '../catalogue.js';
 import { assembleTables, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
+import { declaredFraction, withDetail } from './declared-fraction.js';
 import { checkedValues, sqliteType } from './sqlite-types.js';
 
 /** better-sqlite3 answers the rows themselves. */
@@ -32,6 +35,50 @@ interface IndexRow {
   readonly partial: number;
 }
 
+/** A catalogue's name as a SQLite identifier (knex's `??` would read a dot in it as a qualifier). */
+const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** The first rows a column's text form is looked for in, and the values of them it is found from. */
+const SCANNED_ROWS = 1000;
+const SAMPLED_VALUES = 20;
+
+/**
+ * A date or time column's text form (`textFormOf`), from its first non-null values among its first rows: a
+ * bounded read however large the table. Its fraction digits are the fewer of the declared ones
+ * (`datetime(3)`) and those its rows always write.
+ */
+async function storedForm(
+  knex: Knex,
+  table: string,
+  column: string,
+  declared: string,
+  type: ColumnType | undefined,
+): Promise<{ textForm?: string; fractionDigits?: number }> {
+  if (type !== 'date' && type !== 'datetime' && type !== 'time') return {};
+  let values: { v: unknown }[];
+  try {
+    values = await rows<{ v: unknown }>(
+      knex,
+      `select v from (select ${quoted(column)} as v from ${quoted(table)} limit ${SCANNED_ROWS}) where v is not null limit ${SAMPLED_VALUES}`,
+    );
+  } catch {
+    // A view over a table dropped since cannot be read: it is described all the same, as before.
+    values = [];
+  }
+  const textForm = textFormOf(
+    type,
+    values.map((r) => r.v),
+  );
+  const digits = [
+    declaredFraction(declared, undefined),
+    textForm === undefined ? undefined : textFormDigits(textForm),
+  ].filter((d) => d !== undefined);
+  return {
+    ...(textForm === undefined ? {} : { textForm }),
+    ...(digits.length ? { fractionDigits: Math.min(...digits) } : {}),
+  };
+}
+
 /** SQLite: the pragmas table_xinfo (table_info with generated columns), foreign_key_list, index_list and index_info. */
 export const sqliteCatalogue: CatalogueReader = {
   async read(knex: Knex) {
@@ -57,11 +104,12 @@ export const sqliteCatalogue: CatalogueReader = {
       const rowid = pk.length === 1 && t.type === 'table' && !/without\s+rowid/i.test(t.sql ?? '') ? pk[0] : undefined;
       const checks = checkedValues(t.sql ?? '');
       for (const c of info) {
+        const mapped = sqliteType(c.type, checks.get(c.name));
         columns.push({
           table: t.name,
           name: c.name,
           sqlType: c.type,
-          ...sqliteType(c.type, checks.get(c.name)),
+          ...withDetail(mapped, await storedForm(knex, t.name, c.name, c.type, mapped.type)),
           nullable: c.notnull === 0 && c.name !== rowid,
           has_default: c.dflt_value !== null,
           auto_increment: c.name === rowid && c.type.toLowerCase() === 'integer',

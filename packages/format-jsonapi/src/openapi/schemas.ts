@@ -146,6 +146,12 @@ export function collectionDocument(ctx: DescriptionContext, collection: Collecti
   });
 }
 
+/** Whether a create must give a column: NOT NULL, and neither generated nor with a default. */
+function mustBeGiven(collection: CollectionSchema, name: string): boolean {
+  const c = collection.model.columns.get(name);
+  return c !== undefined && !c.nullable && !c.generated && !c.hasDefault;
+}
+
 /** The body of POST (create) or PATCH (update) of a resource. */
 export function writeDocument(
   ctx: DescriptionContext,
@@ -160,15 +166,28 @@ export function writeDocument(
       if (c.readOnly) continue;
       attributes[c.name] = inputSchema(c);
       // A column the database fills (a default) is never required.
-      if (mode === 'create' && !c.nullable && !c.generated && !c.hasDefault) required.push(c.name);
+      if (mode === 'create' && mustBeGiven(collection, c.name)) required.push(c.name);
     }
     const relationships: Record<string, JsonSchema> = {};
+    const requiredRelationships: string[] = [];
     for (const rel of collection.relationships.values()) {
-      relationships[rel.name] = { type: 'object', required: ['data'], properties: { data: linkage(ctx, rel) } };
+      // A to-one relationship on a NOT NULL foreign key without a default: a create names its target.
+      const needed = mode === 'create' && rel.join.kind === 'belongs-to' && mustBeGiven(collection, rel.join.ownColumn);
+      const data = needed ? identifier(ctx, ctx.registry.target(rel)) : linkage(ctx, rel);
+      relationships[rel.name] = { type: 'object', required: ['data'], properties: { data } };
+      if (needed) requiredRelationships.push(rel.name);
     }
+    // An id the database does not give (no generated key, no default) is the client's to send.
+    const idNeeded =
+      mode === 'create' && collection.allowClientGeneratedIds && mustBeGiven(collection, collection.model.key);
     const data: JsonSchema = {
       type: 'object',
-      required: mode === 'create' ? ['type'] : ['type', 'id'],
+      required: [
+        'type',
+        ...(mode === 'update' || idNeeded ? ['id'] : []),
+        ...(required.length ? ['attributes'] : []),
+        ...(requiredRelationships.length ? ['relationships'] : []),
+      ],
       properties: {
         type: { const: collection.name },
         ...(mode === 'update' || collection.allowClientGeneratedIds ? { id: { type: 'string' } } : {}),
@@ -178,7 +197,12 @@ export function writeDocument(
           ...(required.length ? { required } : {}),
           additionalProperties: false,
         },
-        relationships: { type: 'object', properties: relationships, additionalProperties: false },
+        relationships: {
+          type: 'object',
+          properties: relationships,
+          ...(requiredRelationships.length ? { required: requiredRelationships } : {}),
+          additionalProperties: false,
+        },
       },
       additionalProperties: false,
     };

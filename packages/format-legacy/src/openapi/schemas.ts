@@ -159,11 +159,21 @@ function writeFields(
 ): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const needed: string[] = [];
+  // A required foreign key column may be given as itself or through the relationship that sets it.
+  const setBy = new Map(
+    [...collection.relationships.values()].flatMap((r) =>
+      r.join.kind === 'belongs-to' && r.name in relationships ? [[r.join.ownColumn, r.name] as const] : [],
+    ),
+  );
+  const either: JsonSchema[] = [];
   for (const c of collection.columns.values()) {
     // A column the database computes is never written (400 naming it).
     if (c.name === collection.model.key || c.readOnly) continue;
     properties[c.name] = inputSchema(c);
-    if (required && !c.nullable && !c.generated && !c.hasDefault && c.name !== filled) needed.push(c.name);
+    if (!required || c.nullable || c.generated || c.hasDefault || c.name === filled) continue;
+    const rel = setBy.get(c.name);
+    if (rel === undefined) needed.push(c.name);
+    else either.push({ anyOf: [{ required: [c.name] }, { required: [rel] }], description: `${c.name} or ${rel}.` });
   }
   // A foreign key column says it excludes its relationship, for clients that skip `not`.
   for (const [column, rel] of foreignKeys(collection)) {
@@ -171,12 +181,14 @@ function writeFields(
     if (schema)
       properties[column] = { ...schema, description: `The key of the related ${rel}: give this or ${rel}, not both.` };
   }
+  const exclusive = foreignKeyOrRelationship(collection);
+  const all = [...((exclusive.allOf as JsonSchema[] | undefined) ?? []), ...either];
   return {
     type: 'object',
     properties: { ...properties, ...relationships },
     ...(needed.length ? { required: needed } : {}),
     additionalProperties: false,
-    ...foreignKeyOrRelationship(collection),
+    ...(all.length ? { allOf: all } : {}),
   };
 }
 
@@ -274,7 +286,11 @@ export function input(ctx: DescriptionContext, collection: CollectionSchema, mod
     }
     const fields = writeFields(collection, mode === 'create', relationships);
     const key = collection.model.key;
-    return { ...fields, properties: { [key]: idSchema(collection, mode), ...(fields.properties as object) } };
+    const keyColumn = collection.model.columns.get(key);
+    // A key the database neither generates nor defaults is the client's to send.
+    const keyNeeded = mode === 'create' && keyColumn !== undefined && !keyColumn.generated && !keyColumn.hasDefault;
+    const withKey = { ...fields, properties: { [key]: idSchema(collection, mode), ...(fields.properties as object) } };
+    return keyNeeded ? { ...withKey, required: [key, ...((fields.required as string[] | undefined) ?? [])] } : withKey;
   });
 }
 

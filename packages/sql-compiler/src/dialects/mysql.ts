@@ -1,6 +1,7 @@
 import type { ColumnType } from '@colapi/schema';
 import type { Dialect, ForeignKey } from '../dialect.js';
 import { decodeCommon, decodeInteger, decodeJsonText } from './decode-common.js';
+import { mysqlErrorPlace } from './mysql-error-place.js';
 
 const DDL: Record<ColumnType, string> = {
   integer: 'integer',
@@ -259,35 +260,7 @@ export const mysql: Dialect = {
     if ((error as { fatal?: unknown })?.fatal === true) return 'unavailable';
     return undefined;
   },
-  async errorPlace(knex, error) {
-    const e = error as { errno?: unknown; sqlMessage?: unknown };
-    const message = String(e?.sqlMessage ?? '');
-    // `Out of range value for column 'age' at row 1`
-    if (e?.errno === 1264) {
-      const column = /for column '(.+)' at row/.exec(message)?.[1];
-      return column === undefined ? undefined : { columns: [column] };
-    }
-    if (e?.errno !== 1062) return undefined;
-    // `Duplicate entry 'news' for key 'tag_name_unique'` (MariaDB), `… for key 'tag.tag_name_unique'` (MySQL 8):
-    // the index's columns are in the catalogue.
-    const key = / for key '(.+)'$/.exec(message)?.[1];
-    if (key === undefined) return undefined;
-    const dot = key.indexOf('.');
-    const [table, index] = dot > 0 ? [key.slice(0, dot), key.slice(dot + 1)] : [undefined, key];
-    try {
-      const [rows] = await knex.raw(
-        `select table_name as t, column_name as c from information_schema.statistics
-         where table_schema = database() and index_name = ?${table === undefined ? '' : ' and table_name = ?'} order by seq_in_index`,
-        table === undefined ? [index] : [index, table],
-      );
-      const found = rows as { t: string; c: string }[];
-      const tables = new Set(found.map((r) => r.t));
-      // PRIMARY names the key of every table: without the table it says nothing.
-      return tables.size === 1 ? { table: found[0]!.t, columns: found.map((r) => r.c) } : undefined;
-    } catch {
-      return undefined;
-    }
-  },
+  errorPlace: mysqlErrorPlace,
   async emptyTables(knex, tables) {
     // One connection for all of it: foreign_key_checks is a session setting.
     await knex.transaction(async (trx) => {

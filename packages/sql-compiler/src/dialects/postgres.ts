@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Dialect } from '../dialect.js';
 import { arrayLiteral, parseArrayLiteral } from './postgres-arrays.js';
 import { decodeCommon, decodeInteger } from './decode-common.js';
+import { postgresErrorPlace } from './postgres-error-place.js';
 import { scopeStatementTimeout } from './postgres-scoped-timeout.js';
 
 const OID = {
@@ -335,13 +336,7 @@ export const postgres: Dialect = {
       return 'unavailable';
     return undefined;
   },
-  async errorPlace(_knex, error) {
-    // A duplicate says `Key (name)=(news) already exists.`; an expression index names no column of ours.
-    const e = error as { code?: unknown; table?: unknown; detail?: unknown };
-    if (e?.code !== '23505') return undefined;
-    const columns = /^Key \((.+?)\)=\(/.exec(String(e.detail ?? ''))?.[1]?.split(', ');
-    return columns ? { ...(typeof e.table === 'string' ? { table: e.table } : {}), columns } : undefined;
-  },
+  errorPlace: postgresErrorPlace,
   advanceKey(knex, table, key) {
     // Never backwards: a concurrent transaction may hold a number it drew and has not committed yet.
     return knex.raw(

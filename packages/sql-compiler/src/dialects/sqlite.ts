@@ -3,7 +3,9 @@ import type { Dialect } from '../dialect.js';
 import { decodeCommon, decodeJsonText } from './decode-common.js';
 import { ValueOutOfRange } from '../value-out-of-range.js';
 import { likeToGlob } from '../like-pattern.js';
+import { sqliteErrorPlace } from './sqlite-error-place.js';
 import { ENTRY_POINT, interruptExtension, TIMEOUT_FUNCTION } from './sqlite-interrupt.js';
+import { inTextForm, textFormDigits } from '../text-form.js';
 
 const DDL: Record<ColumnType, string> = {
   integer: 'integer',
@@ -156,6 +158,7 @@ export const sqlite: Dialect = {
   },
   writeValue(_knex, column, value) {
     if (column.type === 'boolean' && typeof value === 'boolean') return value ? 1 : 0;
+    if (column.textForm !== undefined) return inTextForm(column, value);
     // SQLite stores 64 bits in any integer column; the other databases declare these columns `integer`,
     // 32 bits, and refuse more. Refused here alike, rather than kept on one database only.
     if (column.type === 'integer' && typeof value === 'number' && (value < INT32_MIN || value > INT32_MAX))
@@ -164,7 +167,9 @@ export const sqlite: Dialect = {
     return value;
   },
   filterValue(_knex, column, value) {
-    return column.type === 'binary' && typeof value === 'string' ? Buffer.from(value, 'base64') : value;
+    if (column.type === 'binary' && typeof value === 'string') return Buffer.from(value, 'base64');
+    // Dates and times are text: compared in the form the column's rows are written in.
+    return inTextForm(column, value);
   },
   decodeValue(column, raw) {
     const common = decodeCommon(column, raw);
@@ -172,6 +177,9 @@ export const sqlite: Dialect = {
     switch (column.type) {
       case 'boolean':
         return Boolean(raw);
+      case 'date':
+        // A date column whose rows carry a midnight time (`textForm`).
+        return column.textForm === undefined ? raw : String(raw).slice(0, 10);
       case 'json':
         return decodeJsonText(raw);
       default:
@@ -191,12 +199,18 @@ export const sqlite: Dialect = {
     // SQLite already sorts nulls first ascending and last descending.
     return knex.raw(descending ? '? desc' : '? asc', [expr]);
   },
-  now(knex, value, type) {
-    if (type === 'date') return knex.raw("date('now')");
-    if (type === 'time') return knex.raw("time('now')");
-    // Timestamps are ISO text: today's date alone is midnight, as the other databases read a date.
-    if (value.fn === 'CURRENT_DATE') return knex.raw("strftime('%Y-%m-%dT00:00:00', 'now')");
-    return knex.raw("strftime('%Y-%m-%dT%H:%M:%S', 'now')");
+  now(knex, value, type, column) {
+    // Whole seconds, in the column's text form; today's date alone is midnight, as the other databases read a date.
+    const form = column?.textForm ?? { date: 'YYYY-MM-DD', time: 'HH:MM:SS' }[type as string] ?? 'YYYY-MM-DDTHH:MM:SS';
+    const time = type === 'date' || value.fn === 'CURRENT_DATE' ? '00:00:00' : '%H:%M:%S';
+    const digits = textFormDigits(form);
+    const fraction = digits === undefined ? '' : `.${'0'.repeat(digits)}`;
+    const pattern = !form.startsWith('YYYY')
+      ? `${time}${fraction}`
+      : form.includes('HH')
+        ? `%Y-%m-%d${form.charAt(10)}${time}${fraction}`
+        : '%Y-%m-%d';
+    return knex.raw("strftime(?, 'now')", [pattern]);
   },
   keyList(knex, from, key, type) {
     // ORDER BY inside an aggregate needs SQLite 3.44 (better-sqlite3 11 and later bundle newer).
@@ -225,18 +239,7 @@ export const sqlite: Dialect = {
     if (code === 'SQLITE_INTERRUPT') return 'timeout';
     return undefined;
   },
-  async errorPlace(_knex, error) {
-    if (error instanceof ValueOutOfRange) return { columns: [error.column] };
-    // knex puts the statement first: `insert into … - UNIQUE constraint failed: tag.name` (one table.column per column of the key).
-    const code = String((error as { code?: unknown })?.code ?? '');
-    if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return undefined;
-    const list = /(?:UNIQUE|PRIMARY KEY) constraint failed: (.+)$/.exec(
-      String((error as { message?: unknown }).message ?? ''),
-    )?.[1];
-    const names = list?.split(', ').map((n) => n.split('.'));
-    if (!names?.length || names.some((n) => n.length !== 2)) return undefined;
-    return { table: names[0]![0]!, columns: names.map((n) => n[1]!) };
-  },
+  errorPlace: sqliteErrorPlace,
   async emptyTables(knex, tables) {
     await knex.transaction(async (trx) => {
       // Foreign keys are checked at commit, when every table is empty, whatever order the tables come in.
