@@ -49,7 +49,8 @@ Options (each also read from the environment variable in capitals):
   -h, --help                        show this help
 
 Logs are JSON lines (pino) on standard output. SIGTERM drains (the grace period, then the requests in
-flight) and stops; Ctrl+C stops after the requests in flight.`;
+flight) and stops; Ctrl+C stops after the requests in flight. With
+OTEL_EXPORTER_OTLP_ENDPOINT set (OpenTelemetry's variable), traces are sent there over OTLP/HTTP.`;
 
 /** Reads the configuration from arguments first, then the environment, then the defaults. */
 export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): DemoConfig {

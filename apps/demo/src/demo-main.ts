@@ -1,3 +1,4 @@
+import { startOtlpTracing, stopTracing } from '@colapi/node-support';
 import { runPrimary } from '@colapi/server-koa';
 import { redactUrl } from '@colapi/sql-compiler';
 import cluster from 'node:cluster';
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
     });
     return;
   }
+  if (await startOtlpTracing('colapi-demo')) logger.info('sending traces to the OTLP endpoint');
   // A worker's checks go to its primary; a single process answers them on its own admin listener.
   let demo: Demo | undefined;
   // Workers see the same arguments: without --admin-port nothing is measured.
@@ -85,8 +87,9 @@ function stopOnSignals(
       .then(() => demo.close())
       .then(() => admin?.close())
       .then(
-        () => {
+        async () => {
           logger.info('stopped');
+          await stopTracing();
           process.exit(0);
         },
         (error: unknown) => {

@@ -1,4 +1,5 @@
 import { parseClaimArgument } from '@colapi/auth';
+import { corsProblem } from '@colapi/server-koa';
 import { dialectForUrl, redactUrl } from '@colapi/sql-compiler';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
@@ -36,6 +37,8 @@ export interface ServeArguments {
   readonly grace?: number;
   /** `--ready-timeout` in milliseconds: how long /ready waits for the primary's answer. */
   readonly readyTimeout?: number;
+  /** `--cors`: the origins browsers may call from, in place of the config file's `cors.origins`. */
+  readonly cors?: readonly string[];
 }
 
 /** `colapi token …`: a development token for a role of the configuration. */
@@ -66,6 +69,7 @@ const OPTIONS = {
   grace: { type: 'string' },
   'ready-timeout': { type: 'string' },
   config: { type: 'string' },
+  cors: { type: 'string' },
   'log-level': { type: 'string' },
   role: { type: 'string' },
   claim: { type: 'string', multiple: true },
@@ -87,6 +91,7 @@ const SERVE_ONLY = [
   'admin-host',
   'grace',
   'ready-timeout',
+  'cors',
 ];
 const TOKEN_ONLY = ['role', 'claim', 'sub', 'expires'];
 /** Every option of colapi serve may come from its variable (COLAPI_PORT…): the ones not of colapi token. */
@@ -116,6 +121,9 @@ Options:
                        hide tables, columns and relationships, choose the tables, set each collection's
                        methods, allow_functions, allow_client_generated_ids, only and exclude; and
                        with auth and roles, who may see and change what (see colapi token)
+  --cors ORIGIN[,…]    let pages of these origins call the API from a browser (exact origins such as
+                       https://app.example.com, or *); the config file's cors sets credentials, maxAge
+                       and exposeHeaders
   --atomic             serve JSON:API atomic operations at POST /api/operations (as "atomic": true in
                        the configuration file does)
   --log-level LEVEL    level of the request log, one JSON line (pino) per request on standard output:
@@ -133,6 +141,7 @@ Signals: SIGHUP reads the catalogue and the configuration again without a restar
 finish on the schema they started with); SIGTERM drains: /ready answers 503 at once, requests are served
 for the grace period, then the server stops accepting, finishes the requests in flight and exits 0;
 Ctrl+C (SIGINT) skips the grace period.
+With OTEL_EXPORTER_OTLP_ENDPOINT set (OpenTelemetry's variable), traces are sent there over OTLP/HTTP.
 
 colapi token prints a bearer token for development and tests, signed with a shared secret of the
 configuration's auth.jwt (the first secret verifier that accepts HS256, else the first secret verifier)
@@ -236,6 +245,7 @@ function readArguments(
     host: (values.host as string | undefined) ?? '127.0.0.1',
     ...(values.schema === undefined ? {} : { schema: values.schema as string }),
     ...(values.config === undefined ? {} : { config: values.config as string }),
+    ...(values.cors === undefined ? {} : { cors: corsOrigins(values.cors as string) }),
     ...(values.atomic ? { atomic: true } : {}),
     ...(logLevel === undefined ? {} : { logLevel }),
     ...cursorSecretOf(values['cursor-secret'] as string | undefined),
@@ -272,6 +282,14 @@ function cursorSecretOf(secret: string | undefined): { cursorSecret?: string } {
   if (secret === undefined) return {};
   if (secret === '') throw new UsageError('--cursor-secret must not be empty');
   return { cursorSecret: secret };
+}
+
+/** `--cors a,b`: origins checked as the config file's are. */
+function corsOrigins(text: string): readonly string[] {
+  const origins = text.split(',').map((o) => o.trim());
+  const problem = corsProblem({ origins });
+  if (problem) throw new UsageError(`--cors: ${problem.reason.replace(/^must/, 'each origin must')}`);
+  return origins;
 }
 
 function tokenArguments(values: Record<string, string | boolean | string[] | undefined>, cwd: string): TokenArguments {

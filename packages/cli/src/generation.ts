@@ -7,7 +7,7 @@ import {
   type Catalogue,
 } from '@colapi/catalogue';
 import type { Registry } from '@colapi/schema';
-import { createApi, requestLog, type ApiOptions, type RequestLogger } from '@colapi/server-koa';
+import { compression, cors, createApi, requestLog, type ApiOptions, type RequestLogger } from '@colapi/server-koa';
 import {
   connect,
   dialectForUrl,
@@ -104,6 +104,10 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
     const app = new Koa();
     // First, so that every answer is logged as it leaves, whatever answered it.
     if (settings.logger) app.use(requestLog(settings.logger));
+    // First: a preflight is answered before anything else, for the OpenAPI document too.
+    if (settings.config.cors) app.use(cors(settings.config.cors));
+    // The OpenAPI document and the page too (the API's answers are compressed by createApi).
+    app.use(compression());
     app.use(browsableApi());
     app.use(
       openApiRoute('/api/openapi.json', registry, {

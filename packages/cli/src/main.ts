@@ -1,8 +1,10 @@
 import { catalogueReader } from '@colapi/catalogue';
+import { startOtlpTracing, stopTracing } from '@colapi/node-support';
 import { redactUrl } from '@colapi/sql-compiler';
 import { pino } from 'pino';
 import { HELP, parseArguments, UsageError, type ServeArguments } from './arguments.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from './config-file.js';
+import { withCorsOrigins } from './cors-origins.js';
 import { DatabaseUnavailable, type Generation } from './generation.js';
 import { serveCatalogue, type CatalogueServer } from './serve.js';
 import { developmentToken } from './token.js';
@@ -45,9 +47,11 @@ export async function main(argv: readonly string[], out: Output = STD): Promise<
 }
 
 /** The configuration file, read again at each reload. */
-const configReader = (args: ServeArguments) => () => loadConfig(args.config, args.cwd).config;
+const configReader = (args: ServeArguments) => () =>
+  withCorsOrigins(loadConfig(args.config, args.cwd).config, args.cors);
 
 async function start(args: ServeArguments, out: Output): Promise<CatalogueServer> {
+  if (await startOtlpTracing('colapi')) out.stderr('colapi: sending traces to the OTLP endpoint\n');
   const readConfig = configReader(args);
   const running = await serveCatalogue({
     databaseUrl: args.databaseUrl,
@@ -129,7 +133,7 @@ function handleSignals(running: CatalogueServer, out: Output, grace: number): vo
     if (signal === 'SIGTERM' && grace > 0)
       out.stderr(`colapi: SIGTERM: /ready answers 503; serving for ${grace} s more, then stopping\n`);
     (signal === 'SIGTERM' ? running.drain(grace) : running.close()).then(
-      () => process.exit(0),
+      () => stopTracing().then(() => process.exit(0)),
       () => process.exit(1),
     );
   };

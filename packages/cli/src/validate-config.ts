@@ -1,6 +1,7 @@
 import { AuthConfigError, validateAuthConfig } from '@colapi/auth';
 import type { CatalogueConfig } from '@colapi/catalogue';
 import { COLUMN_TYPES, HTTP_METHODS } from '@colapi/schema';
+import { corsProblem, type CorsOptions } from '@colapi/server-koa';
 
 /** A configuration file that is not what `colapi serve` reads; the message names the file and the place in it. */
 export class ConfigError extends Error {
@@ -18,6 +19,8 @@ export interface ColapiConfig extends CatalogueConfig {
   readonly grace?: number;
   readonly auth?: unknown;
   readonly roles?: Readonly<Record<string, unknown>>;
+  /** Which browser pages may call the API: server-koa's CorsOptions. */
+  readonly cors?: CorsOptions;
   /** Serves atomic operations at /api/operations (createApi's `atomic`). */
   readonly atomic?: boolean;
   /** The key Format A signs cursors with (cursor pagination); see --cursor-secret. */
@@ -112,6 +115,10 @@ const root = shape({
   // Each role's rules need the collections served: checked when the catalogue has been read.
   roles: (v, path) => {
     if (!isObject(v)) fail(path, `must be an object keyed by role name, not ${JSON.stringify(v)}`);
+  },
+  cors: (v, path) => {
+    const problem = corsProblem(v);
+    if (problem) fail(problem.path ? `${path}.${problem.path}` : path, problem.reason);
   },
   atomic: boolean,
 });

@@ -3,6 +3,8 @@ import type { QueryLimits } from '@colapi/query-ast';
 import type { HttpRequest, HttpResponse, WireFormat } from '@colapi/wire-format';
 import type { Database } from '@colapi/sql-compiler';
 import type { AccessOptions } from './access/access-options.js';
+import type { CompressionOptions } from './compression.js';
+import type { CorsOptions } from './cors.js';
 import type { HookTable } from './hooks.js';
 import type { ApiMetrics } from './metrics/api-metrics.js';
 
@@ -51,6 +53,16 @@ export interface ApiOptions {
    * Without it every client has the database role's full access.
    */
   readonly access?: AccessOptions;
+  /**
+   * Cross-origin access by browsers to the paths under the prefix: see CorsOptions. Without it no CORS
+   * header is sent. For a whole app (an OpenAPI route beside the API), use `cors()` as its first middleware instead.
+   */
+  readonly cors?: CorsOptions;
+  /**
+   * Answers under the prefix of at least `threshold` bytes (default 1 KB) are compressed with br or gzip when
+   * the request's Accept-Encoding asks; on by default, `false` turns it off. See `compression()`.
+   */
+  readonly compression?: CompressionOptions | false;
   /**
    * Serves JSON:API's Atomic Operations extension at `POST <prefix>/operations` (formats that have it);
    * off by default, when that path answers 404.

@@ -20,9 +20,12 @@ import type { RoleView } from './access/role-view.js';
 import type { ApiOptions } from './api-options.js';
 import { Executor } from './executor/executor.js';
 import { retryBudget } from './executor/retry-budget.js';
+import { compression } from './compression.js';
+import { cors, pathsUnder } from './cors.js';
 import { hasHooks, runOperation } from './hooks.js';
 import { jsonpCallback, wrapJsonp } from './jsonp.js';
 import { readsFromPrimary } from './read-from.js';
+import { inRequestSpan, inStageSpan, inSyncStageSpan } from './request-span.js';
 import { ROUTES } from './routes.js';
 import { StageTimer } from './stage-timer.js';
 import { errorFunnel } from './stages/error-funnel.js';
@@ -141,16 +144,20 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     const run = caller
       ? executor.view(executor.compiler.scoped(caller), view!.read, writeRulesOf(caller), access!.prelude(caller, head))
       : executor;
-    const { operation, result } = await run.inTransactionOf(
-      decoded,
-      (db) => runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => run.run(op, db)),
-      // Hooks run inside the write's transaction, so a hooked write always has one; so does a write under
-      // access rules, whose checks run in it before COMMIT.
-      hasHooks(options.hooks, decoded) || caller !== undefined,
-      readsFromPrimary(request),
+    const { operation, result } = await inStageSpan('execute', () =>
+      run.inTransactionOf(
+        decoded,
+        (db) => runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => run.run(op, db)),
+        // Hooks run inside the write's transaction, so a hooked write always has one; so does a write under
+        // access rules, whose checks run in it before COMMIT.
+        hasHooks(options.hooks, decoded) || caller !== undefined,
+        readsFromPrimary(request),
+      ),
     );
     timer?.lap('query');
-    const response = format.encode(request, operation, result, contexts ? contexts.read : decodeContext);
+    const response = inSyncStageSpan('encode', () =>
+      format.encode(request, operation, result, contexts ? contexts.read : decodeContext),
+    );
     timer?.lap('encode');
     return response;
   }
@@ -218,16 +225,37 @@ export function createApi(options: ApiOptions): ApiMiddleware {
   const router = new Router<Koa.DefaultState, Koa.DefaultContext>({ prefix: links.prefix, strict: true });
   // The context typed explicitly: @koa/router's overloads of `all` (with or without a route name) leave a
   // callback's parameter untyped for TypeScript 7 in some builds.
-  if (atomic) router.all(`/${atomic.path}`, (ctx: RouterContext) => handle(ctx, { collection: '' }, atomic));
-  for (const { path, route } of ROUTES) router.all(path, (ctx: RouterContext) => handle(ctx, route(ctx.params)));
+  if (atomic) {
+    const template = `${links.prefix}/${atomic.path}`;
+    router.all(`/${atomic.path}`, (ctx: RouterContext) =>
+      inRequestSpan(ctx, template, '', registry, () => handle(ctx, { collection: '' }, atomic)),
+    );
+  }
+  for (const { path, route } of ROUTES) {
+    const template = links.prefix + path;
+    router.all(path, (ctx: RouterContext) => {
+      const r = route(ctx.params);
+      return inRequestSpan(ctx, template, r.collection, registry, () => handle(ctx, r));
+    });
+  }
   // Under the prefix but no route (the prefix itself, a trailing slash, too many segments): 404 in the format's
   // shape. A router of its own, asked only when no route matched: as routes beside the others, they matched
   // every request too, and the router set up and composed them for each.
   const unrouted = new Router<Koa.DefaultState, Koa.DefaultContext>({ prefix: links.prefix, strict: true });
-  for (const path of ['{/*rest}', '/']) unrouted.all(path, (ctx: RouterContext) => handle(ctx, { collection: '' }));
+  for (const path of ['{/*rest}', '/']) {
+    const template = links.prefix + path;
+    unrouted.all(path, (ctx: RouterContext) =>
+      inRequestSpan(ctx, template, '', registry, () => handle(ctx, { collection: '' })),
+    );
+  }
   const routed = router.routes();
   const rest = unrouted.routes();
-  const middleware: typeof routed = (ctx, next) => routed(ctx, () => rest(ctx, next));
+  const routes: typeof routed = (ctx, next) => routed(ctx, () => rest(ctx, next));
+  const compress = options.compression !== false && compression(options.compression, pathsUnder(links.prefix));
+  const served: typeof routed = compress ? (ctx, next) => compress(ctx, () => routes(ctx, next)) : routes;
+  // Before everything, so that a preflight is answered before authentication and negotiation.
+  const crossOrigin = options.cors && cors(options.cors, pathsUnder(links.prefix));
+  const middleware: typeof routed = crossOrigin ? (ctx, next) => crossOrigin(ctx, () => served(ctx, next)) : served;
   return Object.assign(middleware, {
     router,
     ready: executor.ready,

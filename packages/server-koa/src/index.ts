@@ -16,3 +16,5 @@ export { ApiMetrics, type RequestDone } from './metrics/api-metrics.js';
 export { adminServer, type AdminOptions, type AdminServer, type MetricsSource } from './admin/admin-server.js';
 export { databaseReadiness, readinessOf, type Readiness, type ReadinessOptions } from './admin/readiness.js';
 export { clusterMetrics, clusterReadiness, reportToPrimary } from './admin/cluster-admin.js';
+export { cors, corsProblem, DEFAULT_CORS_MAX_AGE, DEFAULT_EXPOSED_HEADERS, type CorsOptions } from './cors.js';
+export { compression, DEFAULT_COMPRESSION_THRESHOLD, type CompressionOptions } from './compression.js';

@@ -68,6 +68,8 @@ export interface DialectOptions {
 export interface Dialect {
   /** Registry name, also the scheme(s) of its URLs: `postgres`, `mysql`, `sqlite`. */
   readonly name: string;
+  /** The database system as OpenTelemetry names it (`db.system`): `postgresql`, `mysql`, `sqlite`. */
+  readonly dbSystem: string;
   /** URL schemes this dialect serves, e.g. `postgres:` and `postgresql:`. */
   readonly schemes: readonly string[];
   /** knex configuration (client, connection, pool set-up) for a database URL. */

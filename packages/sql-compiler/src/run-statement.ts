@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Dialect, Executed } from './dialect.js';
 import { HeldConnections } from './held-connections.js';
 import { StatementError } from './statement-error.js';
+import { failStatementSpan, startStatementSpan } from './statement-span.js';
 import type { Statement } from './statement.js';
 
 interface PooledConnection {
@@ -28,9 +29,17 @@ export async function runStatement<T>(db: Knex, dialect: Dialect, statement: Sta
   if (db.isTransaction && (db as Knex.Transaction).isCompleted())
     throw new Error('a statement was sent on a transaction that is over');
   const client = db.client;
+  // Started before the connection is taken, so that a wait for the pool shows in the statement's time.
+  const span = startStatementSpan(dialect, statement);
   const held = db.isTransaction ? undefined : HeldConnections.of(client);
-  const connection = ((held?.take() as PooledConnection | undefined) ??
-    (await client.acquireConnection())) as PooledConnection;
+  let connection: PooledConnection;
+  try {
+    connection = ((held?.take() as PooledConnection | undefined) ??
+      (await client.acquireConnection())) as PooledConnection;
+  } catch (error) {
+    span.end();
+    throw error;
+  }
   const { sql, bindings, method } = statement;
   const event = {
     __knexUid: connection.__knexUid,
@@ -47,8 +56,11 @@ export async function runStatement<T>(db: Knex, dialect: Dialect, statement: Sta
   } catch (error) {
     release(client, held, connection);
     client.emit('query-error', error, event);
-    throw new StatementError(statement, dialect.classifyError(error, statement), error);
+    const failure = new StatementError(statement, dialect.classifyError(error, statement), error);
+    failStatementSpan(span, failure);
+    throw failure;
   }
+  span.end();
   // Released before the answer is decoded, so that a request waiting for a connection gets it at once.
   release(client, held, connection);
   client.emit('query-response', answer.rows, event);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { JsonApiSchemaViolation, jsonApiViolation } from './jsonapi-schema.js';
 
 /**
@@ -44,11 +45,18 @@ function watchExchange(req: IncomingMessage, res: ServerResponse): void {
         : contentType === undefined
           ? undefined
           : String(contentType),
-      text: Buffer.concat(chunks).toString('utf8'),
+      text: decoded(Buffer.concat(chunks), res.getHeader('content-encoding')).toString('utf8'),
     });
     if (violation) noted.push(violation);
     return answered;
   } as ServerResponse['end'];
+}
+
+/** The document of a compressed answer (server-koa's compression). */
+function decoded(bytes: Buffer, encoding: unknown): Buffer {
+  if (encoding === 'gzip') return gunzipSync(bytes);
+  if (encoding === 'br') return brotliDecompressSync(bytes);
+  return bytes;
 }
 
 /** Checks every answer of this server from now on (once per server, however often asked). */

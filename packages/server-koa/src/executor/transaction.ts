@@ -1,6 +1,7 @@
 import { errorKind, type Dialect } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { inStageSpan } from '../request-span.js';
 import { backoffDelay } from './backoff-delay.js';
 import { DEFAULT_RETRY_BUDGET } from './retry-budget.js';
 import { retryObservers } from './retry-observers.js';
@@ -25,7 +26,10 @@ export async function inTransaction<T>(
   const deadline = performance.now() + retryBudget;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await knex.transaction(work, config);
+      // A span per attempt: a retried write shows each attempt, the failed ones with their error.
+      return await inStageSpan('transaction', () => knex.transaction(work, config), {
+        'colapi.transaction.attempt': attempt + 1,
+      });
     } catch (error) {
       if (errorKind(dialect, error) !== 'serialization') throw error;
       const delay = backoffDelay(attempt);

@@ -108,6 +108,7 @@ function connectionOptions(url: string) {
 
 export const mysql: Dialect = {
   name: 'mysql',
+  dbSystem: 'mysql',
   schemes: ['mysql:', 'mariadb:'],
   returning: false,
   async returnsInsertedRows(knex) {

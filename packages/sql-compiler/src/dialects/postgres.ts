@@ -197,6 +197,7 @@ const LOST_CONNECTION =
 
 export const postgres: Dialect = {
   name: 'postgres',
+  dbSystem: 'postgresql',
   // `set_config(…, true)` is SET LOCAL: it ends with the transaction, so a pooled connection (PgBouncer in
   // transaction mode too) never carries one request's role or claims into the next.
   localSettings: (knex, settings) =>

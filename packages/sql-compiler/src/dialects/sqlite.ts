@@ -103,6 +103,7 @@ function cacheStatements(conn: SqliteConnection): void {
 
 export const sqlite: Dialect = {
   name: 'sqlite',
+  dbSystem: 'sqlite',
   schemes: ['sqlite:', 'file:'],
   returning: true,
   foldsHead: false,
