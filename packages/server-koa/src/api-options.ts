@@ -50,4 +50,10 @@ export interface ApiOptions {
    * Without it every client has the database role's full access.
    */
   readonly access?: AccessOptions;
+  /**
+   * Every write of an existing resource (PATCH, PUT, DELETE, a relationship change) without `If-Match` is
+   * 428, so that no client can overwrite a version it has not read; a bulk update needs `If-Match: *`.
+   * Creates are spared. Off by default.
+   */
+  readonly requireIfMatch?: boolean;
 }

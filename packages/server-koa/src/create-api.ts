@@ -18,6 +18,10 @@ import { writeRulesOf } from './access/write-rules-of.js';
 import type { Caller } from './access/caller.js';
 import type { RoleView } from './access/role-view.js';
 import type { ApiOptions } from './api-options.js';
+import { conditionalRead } from './conditional/conditional-read.js';
+import { withResourceTag } from './conditional/resource-etag.js';
+import { underPreconditions } from './conditional/row-preconditions.js';
+import { writePreconditions } from './conditional/write-preconditions.js';
 import { Executor } from './executor/executor.js';
 import { retryBudget } from './executor/retry-budget.js';
 import { hasHooks, runOperation } from './hooks.js';
@@ -123,13 +127,18 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     } else {
       decoded = format.decode(request, target.collection, decodeContext);
     }
+    // If-Match / If-None-Match of a write (428 under requireIfMatch without one), checked in its transaction.
+    const preconditions = writePreconditions(head, decoded, options.requireIfMatch === true);
     timer?.lap('parse');
     const run = caller
       ? executor.view(executor.compiler.scoped(caller), view!.read, writeRulesOf(caller), access!.prelude(caller, head))
       : executor;
     const { operation, result } = await run.inTransactionOf(
       decoded,
-      (db) => runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => run.run(op, db)),
+      (db) =>
+        underPreconditions(preconditions, run, db, () =>
+          runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => run.run(op, db)),
+        ),
       // Hooks run inside the write's transaction, so a hooked write always has one; so does a write under
       // access rules, whose checks run in it before COMMIT.
       hasHooks(options.hooks, decoded) || caller !== undefined,
@@ -138,7 +147,7 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     timer?.lap('query');
     const response = format.encode(request, operation, result, contexts ? contexts.read : decodeContext);
     timer?.lap('encode');
-    return response;
+    return withResourceTag(response, result);
   }
 
   async function handle(ctx: Koa.Context, route: Route): Promise<void> {
@@ -162,7 +171,7 @@ export function createApi(options: ApiOptions): ApiMiddleware {
       }
       if (refused !== undefined) throw refused;
       callback = jsonpCallback(head.url.searchParams);
-      response = await answer(ctx, head, timer, seen);
+      response = conditionalRead(head, await answer(ctx, head, timer, seen), format.mediaType, callback);
     } catch (error) {
       const e = await failure(error, route);
       response = format.encodeErrors(head, e.status, [e]);
