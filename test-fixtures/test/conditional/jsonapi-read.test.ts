@@ -90,7 +90,12 @@ describeEachDatabase('Format A: conditional reads (ETag, If-None-Match, If-Match
   });
 
   it('leaves a missing resource 404 whatever the preconditions say', async () => {
-    for (const headers of [{ 'if-none-match': '*' }, { 'if-match': '*' }, { 'if-none-match': '"x"' }]) {
+    const conditions: Record<string, string>[] = [
+      { 'if-none-match': '*' },
+      { 'if-match': '*' },
+      { 'if-none-match': '"x"' },
+    ];
+    for (const headers of conditions) {
       expectError(await t().http.get('/api/person/999', { headers }), 404);
     }
   });

@@ -22,8 +22,7 @@ function targetOf(operation: Operation): WritePreconditions['target'] {
   }
 }
 
-const failed = (header: string, detail: string) =>
-  new ApiError(412, 'Precondition Failed', detail, { header });
+const failed = (header: string, detail: string) => new ApiError(412, 'Precondition Failed', detail, { header });
 
 /**
  * What a write must check before it changes anything, or undefined when nothing. `If-Match` and
