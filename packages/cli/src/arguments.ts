@@ -21,6 +21,8 @@ export interface ServeArguments {
   readonly config?: string;
   /** The directory relative paths start from: where the command was typed. */
   readonly cwd: string;
+  /** `--require-if-match`: every write of an existing resource without If-Match is 428. */
+  readonly requireIfMatch?: boolean;
 }
 
 /** `colapi token …`: a development token for a role of the configuration. */
@@ -54,6 +56,8 @@ Options:
   --port N             port to listen on (default 8080; 0 picks a free one)
   --host ADDR          address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
   --schema NAME        PostgreSQL schema to serve (default public)
+  --require-if-match   refuse every write of an existing resource without If-Match (428), so that no
+                       client overwrites a version it has not read (also requireIfMatch in the config)
   --config FILE        configuration file (default colapi.config.json here, if there is one): rename or
                        hide tables, columns and relationships, choose the tables, set each collection's
                        methods, allow_functions, allow_client_generated_ids, only and exclude; and
@@ -84,7 +88,7 @@ function sqliteUrlFrom(url: string, cwd: string): string {
   return `${m[1]}${resolve(cwd, m[3]!)}`;
 }
 
-const SERVE_ONLY = ['format', 'port', 'host', 'schema'];
+const SERVE_ONLY = ['format', 'port', 'host', 'schema', 'require-if-match'];
 const TOKEN_ONLY = ['role', 'claim', 'sub', 'expires'];
 
 /** A lifetime as @colapi/auth's signDevelopmentToken reads it. */
@@ -111,6 +115,7 @@ export function parseArguments(
         claim: { type: 'string', multiple: true },
         sub: { type: 'string' },
         expires: { type: 'string' },
+        'require-if-match': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -158,6 +163,7 @@ export function parseArguments(
     host: (values.host as string | undefined) ?? '127.0.0.1',
     ...(values.schema === undefined ? {} : { schema: values.schema as string }),
     ...(values.config === undefined ? {} : { config: values.config as string }),
+    ...(values['require-if-match'] ? { requireIfMatch: true } : {}),
     cwd,
   };
 }

@@ -87,6 +87,7 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
       database,
       format,
       serverTiming: true,
+      ...(settings.config.requireIfMatch ? { requireIfMatch: true } : {}),
       ...(access ? { access: access.options } : {}),
       ...(settings.onUnexpectedError ? { onUnexpectedError: settings.onUnexpectedError } : {}),
       ...settings.api,

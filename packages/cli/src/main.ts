@@ -54,6 +54,7 @@ async function start(args: ServeArguments, out: Output): Promise<CatalogueServer
     host: args.host,
     ...(args.schema === undefined ? {} : { schema: args.schema }),
     config: readConfig,
+    ...(args.requireIfMatch ? { api: { requireIfMatch: true } } : {}),
     configSource: args.config ?? DEFAULT_CONFIG_FILE,
     // One JSON line per audited request (@colapi/auth's auditLine: never the token).
     audit: (line) => out.stderr(`${line}\n`),

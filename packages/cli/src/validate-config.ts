@@ -14,6 +14,8 @@ export class ConfigError extends Error {
  * the collections served (`checkAccess`), which only the catalogue tells.
  */
 export interface ColapiConfig extends CatalogueConfig {
+  /** Every write of an existing resource without If-Match is 428 (createApi's requireIfMatch). */
+  readonly requireIfMatch?: boolean;
   readonly auth?: unknown;
   readonly roles?: Readonly<Record<string, unknown>>;
 }
@@ -101,6 +103,7 @@ const root = shape({
   roles: (v, path) => {
     if (!isObject(v)) fail(path, `must be an object keyed by role name, not ${JSON.stringify(v)}`);
   },
+  requireIfMatch: boolean,
 });
 
 /** Checks the parsed JSON of a configuration file against what `colapi serve` reads. */

@@ -11,3 +11,4 @@ export { ApiError } from '@colapi/query-ast';
 export { withHeaders } from '@colapi/wire-format';
 export { databaseError } from './database-errors.js';
 export { READ_FROM_HEADER } from './read-from.js';
+export { RESOURCE_ETAG } from './conditional/resource-etag.js';
