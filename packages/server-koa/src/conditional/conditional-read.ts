@@ -32,8 +32,8 @@ export function conditionalRead(
     });
   }
   const ifNoneMatch = tagCondition(request.headers['if-none-match'], 'If-None-Match');
-  const { 'content-type': _type, ...headers } = response.headers;
   if (ifNoneMatch !== undefined && weakMatch(ifNoneMatch, etag)) {
+    const { 'content-type': _type, ...headers } = response.headers;
     return { status: 304, headers: { ...headers, etag } };
   }
   if (asText) return withHeaders(response, { etag });
