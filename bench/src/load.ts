@@ -48,7 +48,12 @@ export async function loadRun(server: ServerProcess, s: Scenario, settings: Load
         {
           setupRequest: (req: autocannon.Request) => {
             const r = s.request(sent++, salt);
-            return { ...req, path: r.path, ...(r.body === undefined ? {} : { body: r.body }) };
+            return {
+              ...req,
+              path: r.path,
+              ...(r.body === undefined ? {} : { body: r.body }),
+              ...(r.headers === undefined ? {} : { headers: { ...headersOf(s), ...r.headers } }),
+            };
           },
         },
       ],

@@ -2,6 +2,8 @@
 export interface BenchRequest {
   readonly path: string;
   readonly body?: string;
+  /** Headers of this request besides the scenario's (a conditional GET's If-None-Match). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** One kind of request the bench sends to both servers. */
@@ -19,6 +21,16 @@ export interface Scenario {
   request(i: number, salt: number): BenchRequest;
   /** The status a correct answer has. */
   readonly status: number;
+  /**
+   * The status of the baseline's correct answer where it differs: the floor has no conditional requests, so
+   * it answers a conditional GET with the full 200 where the target answers 304.
+   */
+  readonly baselineStatus?: number;
+  /**
+   * For a conditional scenario: every path its requests use, and the target's entity-tag of each, which
+   * `learnTags` (conditional-tags.ts) fills before the runs and each request sends as If-None-Match.
+   */
+  readonly conditional?: { readonly paths: readonly string[]; readonly tags: Map<string, string> };
   /** Writes rows (tags) that the bench removes before each run, so that every run starts from the same table. */
   readonly writes?: boolean;
   /**
@@ -82,11 +94,14 @@ const FUNCTION_LISTS = [
     { name: 'sum', field: 'id' },
   ],
 ];
+/** The target's entity-tags of the conditional scenario's paths (learnTags). */
+const CONDITIONAL_TAGS = new Map<string, string>();
 const tagBody = (name: string) => JSON.stringify({ data: { type: 'tag', attributes: { name } } });
 
 /**
  * The seven scenarios of the floor server (../shared/bench/README.md), in its shapes, at bench scale 1
- * (10,000 person, 50,000 article rows): `path` is the floor's example, `request(i)` varies it.
+ * (10,000 person, 50,000 article rows): `path` is the floor's example, `request(i)` varies it; and a
+ * conditional GET answered 304.
  */
 export const SCENARIOS: readonly Scenario[] = [
   {
@@ -137,6 +152,23 @@ export const SCENARIOS: readonly Scenario[] = [
     path: `/api/eval/person?functions=${q(FUNCTION_LISTS[0])}`,
     request: (i, salt) => ({ path: `/api/eval/person?functions=${q(pick(FUNCTION_LISTS, i, salt))}` }),
     status: 200,
+  },
+  {
+    // Not one of the floor's seven: the list scenario's pages asked again with the tag of the target's last
+    // answer, answered 304 (no body) by the target and in full by the floor, which has no conditional requests.
+    name: 'conditional',
+    method: 'GET',
+    path: '/api/person?page[size]=10&page[number]=37',
+    request: (i, salt) => {
+      const path = `/api/person?page[size]=10&page[number]=${upTo(73, i, salt)}`;
+      return { path, headers: { 'if-none-match': CONDITIONAL_TAGS.get(path) ?? '"unknown"' } };
+    },
+    status: 304,
+    baselineStatus: 200,
+    conditional: {
+      paths: Array.from({ length: 73 }, (_, i) => `/api/person?page[size]=10&page[number]=${i + 1}`),
+      tags: CONDITIONAL_TAGS,
+    },
   },
   {
     name: 'create',

@@ -39,6 +39,8 @@ export interface ServeArguments {
   readonly readyTimeout?: number;
   /** `--cors`: the origins browsers may call from, in place of the config file's `cors.origins`. */
   readonly cors?: readonly string[];
+  /** `--require-if-match`: every write of an existing resource without If-Match is 428. */
+  readonly requireIfMatch?: boolean;
 }
 
 /** `colapi token …`: a development token for a role of the configuration. */
@@ -70,6 +72,7 @@ const OPTIONS = {
   'ready-timeout': { type: 'string' },
   config: { type: 'string' },
   cors: { type: 'string' },
+  'require-if-match': { type: 'boolean' },
   'log-level': { type: 'string' },
   role: { type: 'string' },
   claim: { type: 'string', multiple: true },
@@ -92,6 +95,7 @@ const SERVE_ONLY = [
   'grace',
   'ready-timeout',
   'cors',
+  'require-if-match',
 ];
 const TOKEN_ONLY = ['role', 'claim', 'sub', 'expires'];
 /** Every option of colapi serve may come from its variable (COLAPI_PORT…): the ones not of colapi token. */
@@ -117,6 +121,8 @@ Options:
   --schema NAME        PostgreSQL schema to serve (default public)
   --cursor-secret KEY  key that signs Format A's paging cursors (default the config's cursorSecret, else
                        random per process: give every worker of one API the same key)
+  --require-if-match   refuse every write of an existing resource without If-Match (428), so that no
+                       client overwrites a version it has not read (also requireIfMatch in the config)
   --config FILE        configuration file (default colapi.config.json here, if there is one): rename or
                        hide tables, columns and relationships, choose the tables, set each collection's
                        methods, allow_functions, allow_client_generated_ids, only and exclude; and
@@ -249,6 +255,7 @@ function readArguments(
     ...(values.atomic ? { atomic: true } : {}),
     ...(logLevel === undefined ? {} : { logLevel }),
     ...cursorSecretOf(values['cursor-secret'] as string | undefined),
+    ...(values['require-if-match'] ? { requireIfMatch: true } : {}),
     cwd,
     ...adminArguments(values),
   };

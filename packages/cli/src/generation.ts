@@ -96,6 +96,7 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
       database,
       format,
       serverTiming: true,
+      ...(settings.config.requireIfMatch ? { requireIfMatch: true } : {}),
       ...(access ? { access: access.options } : {}),
       ...(settings.config.atomic ? { atomic: true } : {}),
       ...(settings.onUnexpectedError ? { onUnexpectedError: settings.onUnexpectedError } : {}),

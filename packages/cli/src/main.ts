@@ -61,6 +61,7 @@ async function start(args: ServeArguments, out: Output): Promise<CatalogueServer
     ...(args.schema === undefined ? {} : { schema: args.schema }),
     ...(args.cursorSecret === undefined ? {} : { cursorSecret: args.cursorSecret }),
     config: readConfig,
+    ...(args.requireIfMatch ? { api: { requireIfMatch: true } } : {}),
     configSource: args.config ?? DEFAULT_CONFIG_FILE,
     ...(args.atomic ? { api: { atomic: true } } : {}),
     // One JSON line per request on standard output, as the demo writes them.

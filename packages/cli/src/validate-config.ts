@@ -17,6 +17,8 @@ export class ConfigError extends Error {
 export interface ColapiConfig extends CatalogueConfig {
   /** Seconds `colapi serve` keeps serving after SIGTERM, its readiness at 503 (`--grace` wins); default 5. */
   readonly grace?: number;
+  /** Every write of an existing resource without If-Match is 428 (createApi's requireIfMatch). */
+  readonly requireIfMatch?: boolean;
   readonly auth?: unknown;
   readonly roles?: Readonly<Record<string, unknown>>;
   /** Which browser pages may call the API: server-koa's CorsOptions. */
@@ -121,6 +123,7 @@ const root = shape({
     if (problem) fail(problem.path ? `${path}.${problem.path}` : path, problem.reason);
   },
   atomic: boolean,
+  requireIfMatch: boolean,
 });
 
 /** Checks the parsed JSON of a configuration file against what `colapi serve` reads. */

@@ -1,7 +1,9 @@
-/** Where in the request an error lies: a query parameter, or a JSON pointer into the body. */
+/** Where in the request an error lies: a query parameter, a JSON pointer into the body, or a header. */
 export interface ErrorSource {
   readonly parameter?: string;
   readonly pointer?: string;
+  /** The request header at fault (`If-Match`), as JSON:API 1.1's `source.header`. */
+  readonly header?: string;
 }
 
 /**

@@ -75,4 +75,10 @@ export interface ApiOptions {
    * `metrics.observe(database)` adds the pool's, statements' and retries'. Without it nothing is measured.
    */
   readonly metrics?: ApiMetrics;
+  /**
+   * Every write of an existing resource (PATCH, PUT, DELETE, a relationship change) without `If-Match` is
+   * 428, so that no client can overwrite a version it has not read; a bulk update needs `If-Match: *`.
+   * Creates are spared. Off by default.
+   */
+  readonly requireIfMatch?: boolean;
 }

@@ -18,6 +18,10 @@ import { writeRulesOf } from './access/write-rules-of.js';
 import type { Caller } from './access/caller.js';
 import type { RoleView } from './access/role-view.js';
 import type { ApiOptions } from './api-options.js';
+import { conditionalRead } from './conditional/conditional-read.js';
+import { withResourceTag } from './conditional/resource-etag.js';
+import { underPreconditions } from './conditional/row-preconditions.js';
+import { writePreconditions } from './conditional/write-preconditions.js';
 import { Executor } from './executor/executor.js';
 import { retryBudget } from './executor/retry-budget.js';
 import { compression } from './compression.js';
@@ -139,6 +143,8 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     } else {
       decoded = format.decode(request, target.collection, decodeContext);
     }
+    // If-Match / If-None-Match of a write (428 under requireIfMatch without one), checked in its transaction.
+    const preconditions = writePreconditions(head, decoded, options.requireIfMatch === true);
     timer?.lap('parse');
     seen.operation = decoded.kind;
     const run = caller
@@ -147,7 +153,10 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     const { operation, result } = await inStageSpan('execute', () =>
       run.inTransactionOf(
         decoded,
-        (db) => runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => run.run(op, db)),
+        (db) =>
+          underPreconditions(preconditions, run, db, () =>
+            runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => run.run(op, db)),
+          ),
         // Hooks run inside the write's transaction, so a hooked write always has one; so does a write under
         // access rules, whose checks run in it before COMMIT.
         hasHooks(options.hooks, decoded) || caller !== undefined,
@@ -159,7 +168,7 @@ export function createApi(options: ApiOptions): ApiMiddleware {
       format.encode(request, operation, result, contexts ? contexts.read : decodeContext),
     );
     timer?.lap('encode');
-    return response;
+    return withResourceTag(response, result);
   }
 
   async function handle(ctx: Koa.Context, route: Route, operations?: AtomicEndpoint): Promise<void> {
@@ -185,7 +194,9 @@ export function createApi(options: ApiOptions): ApiMiddleware {
       if (refused !== undefined) throw refused;
       // The atomic endpoint takes no query parameter, `callback` included (400): its answers are never scripts.
       if (!operations) callback = jsonpCallback(head.url.searchParams);
-      response = operations ? await operations.answer(ctx, head, seen) : await answer(ctx, head, timer, seen);
+      response = operations
+        ? await operations.answer(ctx, head, seen)
+        : conditionalRead(head, await answer(ctx, head, timer, seen), format.mediaType, callback);
     } catch (error) {
       if (operations) response = await operations.failed(head, error);
       else {

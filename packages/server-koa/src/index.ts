@@ -18,3 +18,4 @@ export { databaseReadiness, readinessOf, type Readiness, type ReadinessOptions }
 export { clusterMetrics, clusterReadiness, reportToPrimary } from './admin/cluster-admin.js';
 export { cors, corsProblem, DEFAULT_CORS_MAX_AGE, DEFAULT_EXPOSED_HEADERS, type CorsOptions } from './cors.js';
 export { compression, DEFAULT_COMPRESSION_THRESHOLD, type CompressionOptions } from './compression.js';
+export { RESOURCE_ETAG } from './conditional/resource-etag.js';

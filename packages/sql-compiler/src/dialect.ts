@@ -193,6 +193,13 @@ export interface Dialect {
    */
   writeTransaction?(): Knex.TransactionConfig;
   /**
+   * Locks the rows a read by key finds until its transaction ends (`FOR UPDATE`), so that a conditional write
+   * checks the version it is about to replace with no other writer in between. Absent where the database
+   * serialises writers itself (SQLite: a transaction that read a version another has since replaced fails to
+   * write, as a serialization failure, and runs again).
+   */
+  lockRows?(query: Knex.QueryBuilder): Knex.QueryBuilder;
+  /**
    * The single-column foreign keys the database checks on every write, among the tables the connection
    * sees by their plain names: what lets a row just inserted be known to have no has-many or join-table
    * linkage (newRowEmptyRelations) without a query. Undefined where writers may switch the checks off for

@@ -10,6 +10,7 @@ import { compileInsert, compileInsertReturning } from './compile-insert.js';
 import { compileDeleteJoinRows, compileInsertJoinRows, compileJoinedValues } from './compile-join-rows.js';
 import { compileJoinValues } from './compile-join-values.js';
 import { compileExistingKeys, compileKeys } from './compile-keys.js';
+import { compileLockedRow } from './compile-locked-row.js';
 import { compileList, type ListPlan, type ListRequest } from './compile-list.js';
 import { compileOutside } from './compile-outside.js';
 import { compileOwner } from './compile-owner.js';
@@ -69,6 +70,11 @@ export class SqlCompiler {
   /** One row by key (within a scope), with the linkage the compiler carries of `relations`. */
   row(model: ModelSchema, key: KeyValue, relations?: Relations, scope?: Scope): RowsStatement<ResourceRow | undefined> {
     return compileRow(this.context(), model, key, relations, scope);
+  }
+
+  /** One row by key, locked for the rest of the transaction where the dialect locks rows (a conditional write). */
+  lockedRow(model: ModelSchema, key: KeyValue): RowsStatement<ResourceRow | undefined> {
+    return compileLockedRow(this.context(), model, key);
   }
 
   /** Whether a scope's owner exists. */

@@ -12,7 +12,7 @@ export interface JsonApiError {
   status: string;
   title: string;
   detail: string;
-  source?: { pointer?: string; parameter?: string };
+  source?: { pointer?: string; parameter?: string; header?: string };
 }
 
 /** Driver or SQL text that must never reach a client. */
@@ -23,7 +23,7 @@ const SQL_TEXT =
 export function expectError(
   res: TestResponse,
   status: number,
-  source?: { pointer?: string; parameter?: string },
+  source?: { pointer?: string; parameter?: string; header?: string },
 ): JsonApiError {
   expect(res.status, res.text).to.equal(status);
   expect(res.headers.get('content-type'), res.text).to.match(/^application\/vnd\.api\+json/);

@@ -28,6 +28,8 @@ describeEachDatabase(
       // Content-Type is left out: it would describe the JSON, which arrives as a script.
       expect(meta).to.deep.equal({
         status: 200,
+        // The list's entity-tag, as the ETag header says it (conditional requests, docs/decisions.md).
+        ETag: res.headers.get('etag'),
         Link: [
           { url: page(1), rel: 'first' },
           { url: page(3), rel: 'last' },
@@ -49,8 +51,13 @@ describeEachDatabase(
     });
 
     it('wraps one object', async () => {
-      const { meta, data } = payload(await t().http.get('/api/tag/3?callback=app.tag'), 'app.tag');
-      expect(meta).to.deep.equal({ status: 200 });
+      const res = await t().http.get('/api/tag/3?callback=app.tag');
+      const { meta, data } = payload(res, 'app.tag');
+      expect(meta).to.deep.equal({
+        status: 200,
+        ETag: res.headers.get('etag'),
+        'Resource-Etag': res.headers.get('resource-etag'),
+      });
       expect(data).to.deep.equal({
         id: 3,
         name: 'life',

@@ -16,6 +16,7 @@ import {
   runStatement,
   type Database,
   type Relations,
+  type ResourceRow,
   type Scope,
   type SqlCompiler,
   type Statement,
@@ -349,6 +350,8 @@ export class Executor {
       kind: 'linkage',
       target: this.registry.target(collection.relationships.get(relation)!),
       linkage: owner.linkage.get(relation)!,
+      // Read back in full: the answer's tag of the owner's new version (Resource-ETag) is made from it.
+      owner,
     };
   }
 
@@ -359,6 +362,17 @@ export class Executor {
 
   private ownerMissing(scope: RelatedScope): ApiError {
     return ApiError.notFound(`${scope.owner.name} ${scope.ownerId} does not exist`);
+  }
+
+  /**
+   * The row of `id` with every column, locked until the write's transaction ends where the dialect locks rows
+   * (a conditional write compares its version before writing); 404 when there is none.
+   */
+  async lockedRow(db: Knex, collection: CollectionSchema, id: string): Promise<ResourceRow> {
+    const model = collection.model;
+    const row = await this.exec(db, this.compiler.lockedRow(model, keyValue(model, id, collection.name)));
+    if (!row) throw ApiError.notFound(`${collection.name} ${id} does not exist`);
+    return row;
   }
 
   /** One row by its id, or 404, with the linkage the compiler carries of `relations`. */

@@ -152,6 +152,9 @@ export const mysql: Dialect = {
       });
     });
   },
+  lockRows(query) {
+    return query.forUpdate();
+  },
   writeTransaction() {
     // Under REPEATABLE READ a locking search also locks the gaps it passes: two creates that each replace the
     // (still empty) join rows of their new resource lock the same gap at the end of the join table, then each

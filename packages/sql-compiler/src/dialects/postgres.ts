@@ -357,6 +357,9 @@ export const postgres: Dialect = {
     // WITH (FORCE): a test's pool may still hold a connection the server has not seen close yet.
     await admin.raw('drop database if exists ?? with (force)', [name]);
   },
+  lockRows(query) {
+    return query.forUpdate();
+  },
   estimateRows(knex, table) {
     // -1 for a table never vacuumed or analysed: no estimate.
     return knex.raw('select reltuples::bigint as n from pg_class where oid = to_regclass(?)', [table]);
