@@ -53,7 +53,7 @@ describe('the configuration file', () => {
   it('names the place and the reason of each mistake', () => {
     expect(mistake([])).to.equal('colapi.config.json: must be an object, not []');
     expect(mistake({ table: {} })).to.equal(
-      'colapi.config.json: table: unknown setting (did you mean tables?); known: $schema, schema, expose, tables, cursorSecret, grace, auth, roles, cors, atomic',
+      'colapi.config.json: table: unknown setting (did you mean tables?); known: $schema, schema, expose, tables, cursorSecret, grace, auth, roles, cors, atomic, requireIfMatch',
     );
     expect(mistake({ expose: 'person' })).to.equal('colapi.config.json: expose: must be a list, not "person"');
     expect(mistake({ expose: ['a', 3] })).to.equal('colapi.config.json: expose[1]: must be a non-empty string, not 3');
