@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { codedTag } from './conditional/entity-tags.js';
 
 export interface CompressionOptions {
   /** Smallest answer, in bytes, that is compressed; default 1024. */
@@ -63,7 +64,8 @@ function atLeast(body: string | Buffer, threshold: number): boolean {
  * Koa middleware compressing answers of at least `threshold` bytes with br or gzip, as the request's
  * `Accept-Encoding` prefers, for the paths `applies` accepts. Such answers say `Vary: Accept-Encoding`, compressed
  * or not. Never compressed: a request without `Accept-Encoding`, HEAD, 204 and 304, a streamed body, one already
- * encoded, and anything under the threshold (JSONP too). A strong ETag becomes weak when the bytes change.
+ * encoded, and anything under the threshold (JSONP too). A strong ETag `"abc"` becomes `"abc-br"` (`-gzip`):
+ * a strong tag of the coded bytes, which the preconditions take as naming the same resource state.
  */
 export function compression(
   options: CompressionOptions = {},
@@ -74,9 +76,23 @@ export function compression(
     throw new TypeError(`compression.threshold must be a whole number of bytes, 0 or more, not ${threshold}`);
   return async (ctx, next) => {
     await next();
+    if (!applies(ctx.path)) return;
+    // A 304 says what its 200 would: the answer varies on Accept-Encoding, and its tag is the coded one
+    // when the 200 would have been compressed (the size of what it stands for is in state).
+    if (ctx.status === 304) {
+      const bytes = (ctx.state as { representationBytes?: number }).representationBytes;
+      if (bytes === undefined || bytes < threshold) return;
+      ctx.vary('Accept-Encoding');
+      const etag = ctx.response.get('ETag');
+      const accepted = ctx.get('Accept-Encoding');
+      const encoding = accepted === '' ? undefined : chooseEncoding(accepted);
+      if (encoding && typeof etag === 'string' && /^"[^"]*"$/.test(etag) && !/-(gzip|br)"$/.test(etag))
+        ctx.set('ETag', codedTag(etag, encoding));
+      return;
+    }
     const body: unknown = ctx.body;
     if (typeof body !== 'string' && !Buffer.isBuffer(body)) return;
-    if (ctx.method === 'HEAD' || ctx.status === 204 || ctx.status === 304 || !applies(ctx.path)) return;
+    if (ctx.method === 'HEAD' || ctx.status === 204 || ctx.status === 304) return;
     if (ctx.response.get('Content-Encoding') || !atLeast(body, threshold)) return;
     ctx.vary('Accept-Encoding');
     const accepted = ctx.get('Accept-Encoding');
@@ -85,7 +101,8 @@ export function compression(
     // Koa keeps the Content-Type already set and counts the new length.
     ctx.body = await COMPRESS[encoding](body);
     ctx.set('Content-Encoding', encoding);
+    // Other bytes, another strong tag (RFC 9110 §8.8.3): the coding marks it, and preconditions read it back.
     const etag = ctx.response.get('ETag');
-    if (typeof etag === 'string' && etag.startsWith('"')) ctx.set('ETag', `W/${etag}`);
+    if (typeof etag === 'string' && etag.startsWith('"')) ctx.set('ETag', codedTag(etag, encoding));
   };
 }

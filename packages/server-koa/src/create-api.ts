@@ -18,7 +18,7 @@ import { writeRulesOf } from './access/write-rules-of.js';
 import type { Caller } from './access/caller.js';
 import type { RoleView } from './access/role-view.js';
 import type { ApiOptions } from './api-options.js';
-import { conditionalRead } from './conditional/conditional-read.js';
+import { conditionalRead, notModifiedBytes } from './conditional/conditional-read.js';
 import { withResourceTag } from './conditional/resource-etag.js';
 import { underPreconditions } from './conditional/row-preconditions.js';
 import { writePreconditions } from './conditional/write-preconditions.js';
@@ -222,6 +222,8 @@ export function createApi(options: ApiOptions): ApiMiddleware {
         if (payload !== undefined) response = wrapJsonp(callback, response, payload);
       }
       writeResponse(ctx, response, format.mediaType);
+      const bytes = notModifiedBytes.get(response);
+      if (bytes !== undefined) ctx.state.representationBytes = bytes;
       status = response.status;
     } finally {
       done?.(

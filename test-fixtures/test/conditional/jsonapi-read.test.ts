@@ -31,7 +31,8 @@ describeEachDatabase('Format A: conditional reads (ETag, If-None-Match, If-Match
         headers: { accept: 'application/vnd.api+json' },
       });
       expect(head.status, path).to.equal(200);
-      expect(head.headers.get('etag'), `HEAD ${path}`).to.equal(first);
+      // HEAD is never compressed: its tag is the identity coding's, which the compressed GET's marks (-gzip).
+      expect(head.headers.get('etag'), `HEAD ${path}`).to.equal(first.replace(/-(gzip|br)"$/, '"'));
     }
   });
 
@@ -61,7 +62,7 @@ describeEachDatabase('Format A: conditional reads (ETag, If-None-Match, If-Match
 
   it('answers If-None-Match that matches (a list, *, a weak tag) with 304, the same ETag and Vary, no body', async () => {
     const path = '/api/article?include=author';
-    const ok = expectStatus(await t().http.get(path), 200);
+    const ok = expectStatus(await t().http.getRaw(path), 200);
     const etag = ok.headers.get('etag')!;
     for (const condition of [etag, `"other", ${etag}`, '*', `W/${etag}`, `W/"x",W/${etag}`]) {
       const res = await t().http.getRaw(path, { headers: { 'if-none-match': condition } });

@@ -3,6 +3,12 @@ import { jsonTextResponse, withHeaders, type HttpRequest, type HttpResponse } fr
 import { strongMatch, tagCondition, weakMatch } from './entity-tags.js';
 import { representationTag } from './representation-tag.js';
 
+/**
+ * The size of the representation a 304 stands for, for compression(): whether the 200 would have been
+ * compressed, and so tagged with its coding, depends on it.
+ */
+export const notModifiedBytes = new WeakMap<HttpResponse, number>();
+
 /** Methods whose 200 answers carry the representation's ETag and honour If-None-Match with 304. */
 const READS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 
@@ -32,9 +38,13 @@ export function conditionalRead(
     });
   }
   const ifNoneMatch = tagCondition(request.headers['if-none-match'], 'If-None-Match');
-  if (ifNoneMatch !== undefined && weakMatch(ifNoneMatch, etag)) {
+  const held = ifNoneMatch === undefined ? undefined : weakMatch(ifNoneMatch, etag);
+  if (held !== undefined) {
     const { 'content-type': _type, ...headers } = response.headers;
-    return { status: 304, headers: { ...headers, etag } };
+    // The tag of the representation the client holds: a compressed one's carries its coding.
+    const notModified: HttpResponse = { status: 304, headers: { ...headers, etag: held } };
+    notModifiedBytes.set(notModified, Buffer.byteLength(text));
+    return notModified;
   }
   if (asText) return withHeaders(response, { etag });
   // Sent as this text, never serialised again (json-text-response.ts).

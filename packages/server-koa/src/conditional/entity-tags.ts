@@ -41,16 +41,29 @@ export function tagCondition(value: string | undefined, header: string): TagCond
   return tags;
 }
 
+/** Content-codings compression() sends, each marking the tag of its bytes (`"abc-br"` for `"abc"`). */
+const CODINGS = ['br', 'gzip'] as const;
+
+/** The tag of a content-coded representation of the one tagged `current` (compression.ts). */
+export const codedTag = (current: string, coding: string): string => `${current.slice(0, -1)}-${coding}"`;
+
+/** Whether a tag a client sent names `current`, as sent or content-coded. */
+const names = (opaque: string, current: string): boolean =>
+  opaque === current || CODINGS.some((c) => opaque === codedTag(current, c));
+
 /** Strong comparison (RFC 9110 §8.8.3.2): neither weak, and the same opaque text. */
 export function strongMatch(condition: TagCondition, current: string): boolean {
   if (condition === '*') return true;
-  for (const tag of condition) if (!tag.weak && tag.opaque === current) return true;
+  for (const tag of condition) if (!tag.weak && names(tag.opaque, current)) return true;
   return false;
 }
 
-/** Weak comparison: the same opaque text, weak or not. */
-export function weakMatch(condition: TagCondition, current: string): boolean {
-  if (condition === '*') return true;
-  for (const tag of condition) if (tag.opaque === current) return true;
-  return false;
+/**
+ * Weak comparison: the same opaque text, weak or not. Answers the tag matched as the client holds it (a
+ * content-coded one when it got compressed bytes), which a 304 repeats; `current` for `*`; undefined for none.
+ */
+export function weakMatch(condition: TagCondition, current: string): string | undefined {
+  if (condition === '*') return current;
+  for (const tag of condition) if (names(tag.opaque, current)) return tag.opaque;
+  return undefined;
 }

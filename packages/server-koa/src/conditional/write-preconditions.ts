@@ -72,6 +72,6 @@ export function checkRowPreconditions(preconditions: WritePreconditions, current
   const { ifMatch, ifNoneMatch } = preconditions;
   if (ifMatch !== undefined && !strongMatch(ifMatch, current))
     throw failed('If-Match', 'the resource has changed since the version If-Match names: read it again');
-  if (ifNoneMatch !== undefined && weakMatch(ifNoneMatch, current))
+  if (ifNoneMatch !== undefined && weakMatch(ifNoneMatch, current) !== undefined)
     throw failed('If-None-Match', 'the resource is at a version If-None-Match names');
 }
