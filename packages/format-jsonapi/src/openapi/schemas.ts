@@ -18,8 +18,16 @@ function attributeColumns(collection: CollectionSchema) {
   return attributeNames(collection).flatMap((name) => collection.columns.get(name) ?? []);
 }
 
+/**
+ * The `jsonapi` member: "1.0", or "1.1" with the extensions and profiles a document applies (an atomic
+ * request's answers, a page by cursor and its errors).
+ */
 export function version(ctx: DescriptionContext): JsonSchema {
-  return ctx.schema(name('jsonapi'), () => ({ type: 'object', properties: { version: { const: '1.0' } } }));
+  const uris = { type: 'array', items: { type: 'string', format: 'uri' } };
+  return ctx.schema(name('jsonapi'), () => ({
+    type: 'object',
+    properties: { version: { enum: ['1.0', '1.1'] }, ext: uris, profile: uris },
+  }));
 }
 
 export function errorDocument(ctx: DescriptionContext): JsonSchema {
