@@ -35,14 +35,14 @@ export interface Allowed {
 }
 
 /**
- * POST needs INSERT on every column served, PATCH and PUT UPDATE on every column served but the key, DELETE
+ * POST needs INSERT on every column served, PATCH and PUT UPDATE on every column served but the key's, DELETE
  * the table's DELETE and that of its join tables (deleting a row deletes its join rows first); GET is what
  * serving it means. Everything where the database has no privileges.
  */
 export function allowedMethods(
   table: CatalogueTable,
   served: readonly ColumnSchema[],
-  key: string,
+  keyColumns: readonly string[],
   joinTables: readonly CatalogueTable[],
 ): Allowed {
   const methods = new Set<HttpMethod>(['GET']);
@@ -59,7 +59,7 @@ export function allowedMethods(
   check('insert', served, ['POST']);
   check(
     'update',
-    served.filter((c) => c.name !== key),
+    served.filter((c) => !keyColumns.includes(c.name)),
     ['PATCH', 'PUT'],
   );
   if (table.privileges?.delete === false) lacking.push('DELETE');

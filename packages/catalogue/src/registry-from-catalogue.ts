@@ -97,7 +97,7 @@ export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueCon
     let model = modelName(t.name);
     if (modelNames.has(model)) model = t.name;
     modelNames.add(model);
-    served.set(t.name, { table: t, model, key: columns.key, columns: columns.columns });
+    served.set(t.name, { table: t, model, key: columns.key, keyColumns: columns.keyColumns, columns: columns.columns });
     const partitions = partitionsNote(t, columns.key, settings(t.name).key !== undefined);
     if (partitions) warn(...partitions);
   }
@@ -131,10 +131,17 @@ export function registryFromCatalogue(catalogue: Catalogue, config: CatalogueCon
       path,
       new Set(s.columns.map((c) => c.name)),
     );
-    const model = defineModel({ name: s.model, table: name, key: s.key, columns: [...s.columns], relationships: rels });
+    const model = defineModel({
+      name: s.model,
+      table: name,
+      key: s.key,
+      ...(s.keyColumns ? { keyColumns: s.keyColumns } : {}),
+      columns: [...s.columns],
+      relationships: rels,
+    });
     models.set(name, model);
     const joins = rels.flatMap((r) => (r.join.kind === 'through' ? [byName.get(r.join.through.table)!] : []));
-    const allowed = allowedMethods(s.table, s.columns, s.key, joins);
+    const allowed = allowedMethods(s.table, s.columns, s.keyColumns ?? [s.key], joins);
     const list = collections(s.table, model, settings(name), path, allowed);
     const withheld = HTTP_METHODS.filter((m) => list.some((r) => r.withheld.includes(m)));
     if (withheld.length > 0)
@@ -235,7 +242,8 @@ function collections(
       'list at least one collection, or hide the table with "hidden": true',
     );
   const fields = new Set([...model.columns.keys(), ...model.relationships.keys()]);
-  const keyColumn = model.columns.get(model.key)!;
+  // A composite key has no column the database numbers (servedColumns): its parts are the client's.
+  const generatedKey = model.keyColumns.length === 1 && model.columns.get(model.key)!.generated === true;
   return list.map((options, i) => {
     const at = `${path}.collections[${i}]`;
     if (i > 0 && options.name === undefined)
@@ -261,7 +269,7 @@ function collections(
         name: options.name ?? table.name,
         methods,
         // A key the database does not number is the client's to choose.
-        allow_client_generated_ids: options.allow_client_generated_ids ?? !keyColumn.generated,
+        allow_client_generated_ids: options.allow_client_generated_ids ?? !generatedKey,
       },
     };
     return { registration, withheld: asked.filter((m) => !allowed.methods.has(m)) };

@@ -6,6 +6,8 @@ import { CatalogueConfigError } from './config-error.js';
 /** The columns of a table as a model holds them, and its key. */
 export interface ServedColumns {
   readonly key: string;
+  /** A composite primary key's columns, in key order; `key` is then its id's member name. */
+  readonly keyColumns?: readonly string[];
   readonly columns: readonly ColumnSchema[];
 }
 
@@ -46,8 +48,11 @@ export function joinColumns(tables: readonly CatalogueTable[]): Set<string> {
   return out;
 }
 
+/** The member a composite key's id is known by in rows and Format B bodies: `id`, unless a column has that name. */
+export const COMPOSITE_ID_MEMBER = 'id';
+
 /**
- * The key column: the configured one, the primary key, a unique not-null column; for a view, a one-column
+ * The key column: the configured one, the primary key (several columns for a composite one), a unique not-null column; for a view, a one-column
  * unique index (a materialized view's), a column showing its base table's key, or a column named `id`; for a
  * partitioned table, a one-column key all its partitions declare.
  */
@@ -56,7 +61,7 @@ function chooseKey(
   config: TableConfig,
   path: string,
   warn: (message: string) => void,
-): string | undefined {
+): string | readonly string[] | undefined {
   const byName = new Map(table.columns.map((c) => [c.name, c]));
   if (config.key !== undefined) {
     if (!byName.has(config.key))
@@ -65,8 +70,9 @@ function chooseKey(
   }
   if (table.primaryKey.length === 1) return table.primaryKey[0];
   if (table.primaryKey.length > 1) {
+    if (!byName.has(COMPOSITE_ID_MEMBER)) return table.primaryKey;
     warn(
-      `composite primary key (${table.primaryKey.join(', ')}): colapi addresses a resource by one key column, so the table is left out (name a unique column as tables.${table.name}.key to serve it)`,
+      `composite primary key (${table.primaryKey.join(', ')}) beside a column named ${COMPOSITE_ID_MEMBER}, the name its id would take: the table is left out (name a unique column as tables.${table.name}.key to serve it)`,
     );
     return undefined;
   }
@@ -109,8 +115,11 @@ export function servedColumns(
   fixedNames: ReadonlySet<string>,
   warn: (message: string, column?: string) => void,
 ): ServedColumns | undefined {
-  const key = chooseKey(table, config, path, (m) => warn(m));
-  if (key === undefined) return undefined;
+  const chosen = chooseKey(table, config, path, (m) => warn(m));
+  if (chosen === undefined) return undefined;
+  const keyColumns: readonly string[] = typeof chosen === 'string' ? [chosen] : chosen;
+  const key = typeof chosen === 'string' ? chosen : COMPOSITE_ID_MEMBER;
+  const isKey = (name: string) => keyColumns.includes(name);
   for (const name of Object.keys(config.columns ?? {})) {
     if (!table.columns.some((c) => c.name === name))
       throw new CatalogueConfigError(`${path}.columns.${name}`, `${table.name} has no column "${name}"`);
@@ -120,13 +129,13 @@ export function servedColumns(
     const settings = config.columns?.[c.name] ?? {};
     const at = `${path}.columns.${c.name}`;
     if (settings.hidden) {
-      if (c.name === key) throw new CatalogueConfigError(`${at}.hidden`, `the key of ${table.name} cannot be hidden`);
+      if (isKey(c.name)) throw new CatalogueConfigError(`${at}.hidden`, `the key of ${table.name} cannot be hidden`);
       continue;
     }
     const type = settings.type ?? c.type;
     const leftOut = type === undefined ? `type ${c.sqlType} is not one colapi supports` : undefined;
     if (leftOut !== undefined) {
-      if (c.name === key) {
+      if (isKey(c.name)) {
         warn(`the key column ${c.name}: ${leftOut}; the table is left out`);
         return undefined;
       }
@@ -136,25 +145,27 @@ export function servedColumns(
     if (
       settings.name !== undefined &&
       settings.name !== c.name &&
-      (c.name === key || fixedNames.has(`${table.name}.${c.name}`))
+      (isKey(c.name) || fixedNames.has(`${table.name}.${c.name}`))
     ) {
       throw new CatalogueConfigError(
         `${at}.name`,
         `${c.name} is a key or foreign-key column and keeps its name; rename the relationship instead`,
       );
     }
-    const name = settings.name ?? memberName(c.name, c.name === key || fixedNames.has(`${table.name}.${c.name}`));
+    const name = settings.name ?? memberName(c.name, isKey(c.name) || fixedNames.has(`${table.name}.${c.name}`));
     if (name !== c.name && settings.name === undefined)
       warn(
         `served as "${name}": a field name holds letters, digits, - and _ only, between a letter or digit at each end (JSON:API member names; tables.${table.name}.columns.${c.name}.name chooses another)`,
         c.name,
       );
-    columns.push(column(c, type!, key, name, c.computed && table.kind === 'table'));
+    columns.push(column(c, type!, keyColumns, name, c.computed && table.kind === 'table'));
   }
-  const keyColumn = columns.find((c) => c.name === key)!;
-  if (UNADDRESSABLE.has(keyColumn.type)) {
-    warn(`the key column ${key} is a ${keyColumn.type}, which cannot address a resource; the table is left out`);
-    return undefined;
+  for (const k of keyColumns) {
+    const keyColumn = columns.find((c) => c.name === k)!;
+    if (UNADDRESSABLE.has(keyColumn.type)) {
+      warn(`the key column ${k} is a ${keyColumn.type}, which cannot address a resource; the table is left out`);
+      return undefined;
+    }
   }
   const names = new Set<string>();
   for (const c of columns) {
@@ -162,17 +173,17 @@ export function servedColumns(
       throw new CatalogueConfigError(`${path}.columns`, `two columns of ${table.name} are named "${c.name}"`);
     names.add(c.name);
   }
-  return { key, columns };
+  return keyColumns.length > 1 ? { key, keyColumns, columns } : { key, columns };
 }
 
 function column(
   c: CatalogueColumn,
   type: ColumnType,
-  key: string,
+  keyColumns: readonly string[],
   rename: string | undefined,
   computed: boolean,
 ): ColumnSchema {
-  const isKey = c.name === key;
+  const isKey = keyColumns.includes(c.name);
   // A configured type replaces the catalogue's, and the details of its type with it.
   const detail = type === c.type ? c.detail : undefined;
   return {
@@ -181,7 +192,8 @@ function column(
     name: rename ?? c.name,
     type,
     nullable: c.nullable && !isKey,
-    ...(isKey ? { generated: c.autoIncrement } : {}),
+    // A part of a composite key is never the one the database numbers: the client gives every part.
+    ...(isKey ? { generated: keyColumns.length === 1 && c.autoIncrement } : {}),
     ...(type === 'string' && c.maxLength !== undefined ? { maxLength: c.maxLength } : {}),
     // A numeric column is a 'decimal' (a 'number' where configured so); an integer keeps to its declared size.
     ...((type === 'decimal' || type === 'number') && c.precision !== undefined

@@ -5,6 +5,7 @@ import {
   parseFilterList,
   parseJsonParameter,
   resolveFieldPath,
+  resolveSortPath,
   resolveIncludePath,
   type FieldRef,
   type FilterContext,
@@ -63,11 +64,11 @@ function list(text: string): string[] {
 
 function parseSort(text: string, collection: CollectionSchema, registry: Registry): SortKey[] {
   const source = { parameter: 'sort' };
-  return list(text).map((key) => {
+  return list(text).flatMap((key) => {
     const descending = key.startsWith('-');
     const path = descending ? key.slice(1) : key;
     if (!path) throw ApiError.badRequest('sort has an empty key', source);
-    return { field: resolveFieldPath(path, collection, registry, '.', source), descending };
+    return resolveSortPath(path, collection, registry, '.', source).map((field) => ({ field, descending }));
   });
 }
 
@@ -75,6 +76,9 @@ function parseGroup(text: string, collection: CollectionSchema, registry: Regist
   const source = { parameter: 'group' };
   const keys = list(text);
   if (keys.length === 0) throw ApiError.badRequest('group names no field', source);
+  // A group's row is the one with the smallest key, which a key of several columns has no one value for.
+  if (collection.model.keyColumns.length > 1)
+    throw ApiError.badRequest(`${collection.name} has a key of several columns and cannot be grouped`, source);
   return keys.map((key) => resolveFieldPath(key, collection, registry, '.', source));
 }
 

@@ -7,6 +7,7 @@ import {
   parseFilterList,
   parseJsonParameter,
   resolveFieldPath,
+  resolveSortPath,
   type ErrorSource,
   type FieldRef,
   type Filter,
@@ -90,6 +91,22 @@ function fieldPath(
   }
 }
 
+/** The columns of a composite key's id that `text` names (`id`, `order_line__id`), or undefined for any other field. */
+function compositeIdPath(
+  text: unknown,
+  collection: CollectionSchema,
+  registry: Registry,
+  source: ErrorSource,
+): FieldRef[] | undefined {
+  if (typeof text !== 'string' || text === '' || collection.columns.has(text)) return undefined;
+  try {
+    const fields = resolveSortPath(text, collection, registry, '__', source);
+    return fields.length > 1 ? fields : undefined;
+  } catch {
+    return undefined; // fieldPath says what is wrong with it
+  }
+}
+
 function listOf(json: unknown, source: ErrorSource, path: string): Record<string, unknown>[] {
   if (!Array.isArray(json)) throw ApiError.badRequest(`${path} must be a list of objects`, source);
   return json.map((item, i) => {
@@ -117,17 +134,18 @@ function parseOrderBy(
   source: ErrorSource,
   path: string,
 ): SortKey[] {
-  return listOf(json, source, path).map((item, i) => {
+  return listOf(json, source, path).flatMap((item, i) => {
     const at = `${path}[${i}]`;
     const extra = Object.keys(item).find((k) => k !== 'field' && k !== 'direction');
     if (extra) throw ApiError.badRequest(`${at}: unknown member "${extra}" (expected field and direction)`, source);
     const direction = item.direction ?? 'asc';
     if (direction !== 'asc' && direction !== 'desc')
       throw ApiError.badRequest(`${at}.direction must be "asc" or "desc"`, source);
-    return {
-      field: fieldPath(item.field, collection, registry, source, `${at}.field`),
-      descending: direction === 'desc',
-    };
+    const descending = direction === 'desc';
+    // The id of a composite key orders by its columns (resolveSortPath); any other field is one column.
+    const fields = compositeIdPath(item.field, collection, registry, source);
+    if (fields) return fields.map((field) => ({ field, descending }));
+    return [{ field: fieldPath(item.field, collection, registry, source, `${at}.field`), descending }];
   });
 }
 
@@ -138,6 +156,9 @@ function parseGroupBy(
   source: ErrorSource,
   path: string,
 ): FieldRef[] {
+  // A group's row is the one with the smallest key, which a key of several columns has no one value for.
+  if (collection.model.keyColumns.length > 1)
+    throw ApiError.badRequest(`${path}: ${collection.name} has a key of several columns and cannot be grouped`, source);
   return listOf(json, source, path).map((item, i) => {
     const at = `${path}[${i}]`;
     const extra = Object.keys(item).find((k) => k !== 'field');

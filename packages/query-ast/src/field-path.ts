@@ -42,6 +42,33 @@ export function resolveFieldPath(
   throw ApiError.badRequest(`"${text}" is empty`, source);
 }
 
+/**
+ * A sort key's field path as the columns it orders by: one, or for the id of a composite key (`id`,
+ * `order_line.id`) each of its columns in key order, which is how such ids are ordered.
+ */
+export function resolveSortPath(
+  text: string,
+  collection: CollectionSchema,
+  registry: Registry,
+  separator: string,
+  source: ErrorSource,
+): FieldRef[] {
+  const parts = text.split(separator);
+  const last = parts[parts.length - 1]!;
+  let current = collection;
+  const relations: string[] = [];
+  for (const part of parts.slice(0, -1)) {
+    const relationship = current.relationships.get(part);
+    if (!relationship || relationship.cardinality !== 'one') break;
+    relations.push(part);
+    current = registry.target(relationship);
+  }
+  const model = current.model;
+  if (relations.length === parts.length - 1 && last === model.key && model.keyColumns.length > 1)
+    return model.keyColumns.map((column) => ({ relations, column }));
+  return [resolveFieldPath(text, collection, registry, separator, source)];
+}
+
 /** Resolves a dotted include path into relationship names, checking each step. */
 export function resolveIncludePath(
   text: string,

@@ -27,12 +27,13 @@ export {
 } from './operations.js';
 export { DEFAULT_LIMITS, type QueryLimits } from './limits.js';
 export { coercePattern, coerceValue, shownValue, type ValueContext } from './values.js';
-export { parseKey, type KeyValue, type ParsedKey } from './keys.js';
+export { keyParts, parseKey, rowId, type KeyValue, type ParsedKey } from './keys.js';
+export { COMPOSITE_ID_SEPARATOR, formatCompositeId, splitCompositeId } from './composite-id.js';
 export { checkDecimal, checkTimestampTz, inInt64 } from './typed-values.js';
 export { formatDateTime, formatTime, parseDate, parseDateTime, parseTime } from './temporal.js';
 export { roundFraction } from './round-fraction.js';
 export { parseFilterList, parseFilterObject, parseJsonParameter, type FilterContext } from './parse-filter.js';
-export { pathRelationship, resolveFieldPath, resolveIncludePath } from './field-path.js';
+export { pathRelationship, resolveFieldPath, resolveIncludePath, resolveSortPath } from './field-path.js';
 export type { Linkage, OperationResult, ResourceNode } from './result.js';
 export { decodeWriteValues, type WriteValuesOptions } from './write-values.js';
 export { AGGREGATE_FUNCTIONS, parseFunctionCalls, type AggregateName } from './functions.js';

@@ -13,6 +13,7 @@ import {
 } from './operators.js';
 import { operatorMismatch, takesColumnValue } from './operator-types.js';
 import { coercePattern, coerceValue } from './values.js';
+import { keyParts, parseKey } from './keys.js';
 
 export interface FilterContext {
   readonly registry: Registry;
@@ -94,6 +95,8 @@ class FilterParser {
         : this.relation(json, name, op, info.canonical, collection, path, depth);
     }
     if (viaSeparator) return this.viaRelation(json, name, op, info, separator, collection, path, depth);
+    if (name === collection.model.key && collection.model.keyColumns.length > 1)
+      return this.compositeId(json, name, op, info, collection, path);
     const column = this.column(collection, name, `${path}.name`, op);
     const field: FieldRef = { relations: [], column: name };
     if (info.arity === 'unary') {
@@ -128,6 +131,56 @@ class FilterParser {
       ? coercePattern(json.val, { source: this.ctx.source, path: valuePath }, name)
       : this.value(column, json.val, valuePath);
     return { kind: 'compare', field, op: canonical, value };
+  }
+
+  /**
+   * `id` of a composite key, which no column holds: `eq`/`ne` one id, `in`/`not_in` a list of them, each read
+   * strictly (parseKey). It becomes the comparisons of its parts (`eq "1,2"` is `order_id = 1 and line_no =
+   * 2`), which every statement and dialect already compiles, and which none of the parts' nulls can upset (a
+   * key's columns hold none).
+   */
+  compositeId(
+    json: Record<string, unknown>,
+    name: string,
+    op: string,
+    info: OperatorInfo,
+    collection: CollectionSchema,
+    path: string,
+  ): Filter {
+    const canonical = info.canonical;
+    if (canonical !== 'eq' && canonical !== 'ne' && canonical !== 'in' && canonical !== 'not_in')
+      this.fail(`${path}.op`, `"${op}" on "${name}": the id of ${collection.name} (a key of several columns) takes eq, ne, in or not_in`);
+    if ('field' in json) this.fail(`${path}.field`, `"${op}" on "${name}" compares with a value in val, not a field`);
+    const list = canonical === 'in' || canonical === 'not_in';
+    const val = json.val;
+    if (list !== Array.isArray(val))
+      this.fail(`${path}.val`, list ? `"${op}" on "${name}" takes a list of ids` : `"${op}" on "${name}" takes one id`);
+    const model = collection.model;
+    const ids = (list ? (val as unknown[]) : [val]).map((v, i) => {
+      const at = list ? `${path}.val[${i}]` : `${path}.val`;
+      const parsed = parseKey(model, v);
+      if (!parsed.ok) this.fail(at, `not an id of ${collection.name}: ${parsed.reason}`);
+      return keyParts(model, parsed.key);
+    });
+    if (ids.length === 0) {
+      // No id at all: `in []` matches nothing and `not_in []` everything, as for a column.
+      const first: FieldRef = { relations: [], column: model.keyColumns[0]! };
+      return { kind: 'compare', field: first, op: canonical as 'in' | 'not_in', value: [] };
+    }
+    // One id is all its parts equal; not that id, any part different (De Morgan; the parts are never null).
+    const positive = canonical === 'eq' || canonical === 'in';
+    const each = ids.map(
+      (parts): Filter => ({
+        kind: positive ? 'and' : 'or',
+        filters: model.keyColumns.map((c, i) => ({
+          kind: 'compare',
+          field: { relations: [], column: c },
+          op: positive ? 'eq' : 'ne',
+          value: parts[i]!,
+        })),
+      }),
+    );
+    return each.length === 1 ? each[0]! : { kind: positive ? 'or' : 'and', filters: each };
   }
 
   /** `has` / `any` on a relationship, with an optional nested filter on the related resources. */

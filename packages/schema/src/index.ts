@@ -3,6 +3,7 @@ export type { JoinPath, RelationshipSchema } from './relationship.js';
 export {
   defineModel,
   fieldOfColumn,
+  hasCompositeKey,
   foreignKeyColumns,
   type ModelDefinition,
   type ModelSchema,

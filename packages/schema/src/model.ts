@@ -11,8 +11,13 @@ export interface VirtualAttribute {
 export interface ModelSchema {
   readonly name: string;
   readonly table: string;
-  /** The primary key column. */
+  /**
+   * The id's member name: the primary key column, or for a composite key (`keyColumns` holds several) a name
+   * of no column, under which a read's row values carry the id its parts make (compositeId in query-ast).
+   */
   readonly key: string;
+  /** The primary key's columns in key order: `[key]` for a one-column key. */
+  readonly keyColumns: readonly string[];
   readonly columns: ReadonlyMap<string, ColumnSchema>;
   readonly relationships: ReadonlyMap<string, RelationshipSchema>;
   readonly virtualAttributes: ReadonlyMap<string, VirtualAttribute>;
@@ -22,6 +27,8 @@ export interface ModelDefinition {
   name: string;
   table: string;
   key?: string;
+  /** A composite primary key's columns, in key order (two or more); `key` then names the id member (default `id`). */
+  keyColumns?: readonly string[];
   columns: ColumnSchema[];
   relationships?: RelationshipSchema[];
   virtualAttributes?: VirtualAttribute[];
@@ -31,9 +38,15 @@ export interface ModelDefinition {
 export function defineModel(def: ModelDefinition): ModelSchema {
   const key = def.key ?? 'id';
   const columns = new Map(def.columns.map((c) => [c.name, Object.freeze({ ...c })]));
-  if (!columns.has(key)) throw new Error(`model ${def.name}: key column "${key}" is not among its columns`);
-  if (columns.get(key)!.column !== undefined)
-    throw new Error(`model ${def.name}: the key column "${key}" cannot be renamed`);
+  const composite = def.keyColumns !== undefined && def.keyColumns.length > 1;
+  const keyColumns = Object.freeze(composite ? [...def.keyColumns!] : [key]);
+  if (composite && columns.has(key))
+    throw new Error(`model ${def.name}: the id member "${key}" of a composite key is the name of a column`);
+  for (const k of keyColumns) {
+    if (!columns.has(k)) throw new Error(`model ${def.name}: key column "${k}" is not among its columns`);
+    if (columns.get(k)!.column !== undefined)
+      throw new Error(`model ${def.name}: the key column "${k}" cannot be renamed`);
+  }
   const relationships = new Map((def.relationships ?? []).map((r) => [r.name, Object.freeze({ ...r })]));
   for (const r of relationships.values()) {
     if (columns.has(r.name)) throw new Error(`model ${def.name}: relationship "${r.name}" has the name of a column`);
@@ -45,7 +58,7 @@ export function defineModel(def: ModelDefinition): ModelSchema {
     }
   }
   const virtualAttributes = new Map((def.virtualAttributes ?? []).map((v) => [v.name, v]));
-  return Object.freeze({ name: def.name, table: def.table, key, columns, relationships, virtualAttributes });
+  return Object.freeze({ name: def.name, table: def.table, key, keyColumns, columns, relationships, virtualAttributes });
 }
 
 /** Columns that hold a belongs-to foreign key: JSON:API shows them as relationships, not attributes. */
@@ -59,4 +72,9 @@ export function foreignKeyColumns(model: ModelSchema): Set<string> {
 export function fieldOfColumn(model: ModelSchema, sqlName: string): string | undefined {
   for (const c of model.columns.values()) if (sqlColumn(c) === sqlName) return c.name;
   return undefined;
+}
+
+/** Whether the model's primary key has several columns: its id is then made of their values (compositeId). */
+export function hasCompositeKey(model: ModelSchema): boolean {
+  return model.keyColumns.length > 1;
 }

@@ -1,7 +1,8 @@
 import type { RelationshipSchema } from '@colapi/schema';
 import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
-import { applySelection, type Selection } from './selection.js';
+import { whereKeyIn, whereKeySelection } from './key-columns.js';
+import type { Selection } from './selection.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';
 import { restrictRows } from './table-source.js';
 
@@ -23,7 +24,7 @@ export function compileSetForeignKeys(
 ): Statement<number> {
   const target = targetModel(ctx, rel);
   const fk = hasJoin(rel).targetColumn;
-  const qb = ctx.knex(target.table).whereIn(target.key, keys as Knex.Value[]);
+  const qb = whereKeyIn(ctx, ctx.knex(target.table), target, undefined, keys);
   restrictRows(ctx, qb, target, target.table, 'update');
   return statementOf(qb.update({ [fk]: own }), affectedOf);
 }
@@ -42,7 +43,7 @@ export function compileClearForeignKeys(
   const target = targetModel(ctx, rel);
   const fk = hasJoin(rel).targetColumn;
   const qb = ctx.knex(target.table).where(fk, own as Knex.Value);
-  applySelection(qb, target.key, keys);
+  whereKeySelection(ctx, qb, target, undefined, keys);
   restrictRows(ctx, qb, target, target.table, 'update');
   return statementOf(qb.update({ [fk]: null }), affectedOf);
 }
@@ -58,6 +59,6 @@ export function compileReferencing(ctx: CompileContext, rel: RelationshipSchema,
   const qb = ctx
     .knex(target.table)
     .where(hasJoin(rel).targetColumn, own as Knex.Value)
-    .first(target.key);
+    .first(target.keyColumns[0]!);
   return statementOf(qb, ({ rows }) => rows.length > 0);
 }

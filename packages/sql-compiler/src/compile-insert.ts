@@ -1,5 +1,5 @@
 import { sqlColumn, type ModelSchema } from '@colapi/schema';
-import { isNow } from '@colapi/query-ast';
+import { isNow, rowId } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import type { CompileContext } from './field-expression.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
@@ -22,6 +22,8 @@ export function compileInsert(
   const row = storedValues(ctx, model, values);
   // An empty row is fine: knex writes each dialect's form of an all-defaults insert.
   const insert = ctx.knex(model.table).insert(row);
+  // A composite key is never the database's to number: the row's key is the parts the client wrote.
+  if (model.keyColumns.length > 1) return statementOf(insert, () => rowId(model, values));
   return statementOf(ctx.dialect.returning ? insert.returning(model.key) : insert, ({ rows, insertId }) =>
     rows.length ? rows[0]![model.key] : insertId,
   );

@@ -1,6 +1,7 @@
 import type { RelationshipSchema } from '@colapi/schema';
 import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
+import { keyOfRow, whereKeyIn } from './key-columns.js';
 import { statementOf, type Statement } from './statement.js';
 import { restrictRows } from './table-source.js';
 
@@ -15,10 +16,9 @@ export function compileJoinValues(
 ): Statement<Map<string, unknown>> {
   const target = targetModel(ctx, rel);
   const column = rel.join.targetColumn;
-  const qb = ctx
-    .knex(target.table)
-    .whereIn(target.key, keys as Knex.Value[])
-    .select(target.key, column);
+  const qb = whereKeyIn(ctx, ctx.knex(target.table), target, undefined, keys).select(
+    ...new Set([...target.keyColumns, column]),
+  );
   restrictRows(ctx, qb, target, target.table);
-  return statementOf(qb, ({ rows }) => new Map(rows.map((r) => [String(r[target.key]), r[column]])));
+  return statementOf(qb, ({ rows }) => new Map(rows.map((r) => [String(keyOfRow(ctx, target, r)), r[column]])));
 }

@@ -2,6 +2,7 @@ import type { ModelSchema } from '@colapi/schema';
 import type { Filter } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
+import { keyOfRow, orderByKey, selectKey, whereKeyIn } from './key-columns.js';
 import type { CompileContext } from './field-expression.js';
 import type { RowAction } from './row-scopes.js';
 import { statementOf, type Statement } from './statement.js';
@@ -18,9 +19,9 @@ export function compileKeys(
   action: RowAction = 'read',
 ): Statement<unknown[]> {
   const t = ctx.aliases.next();
-  const qb = tableSource(ctx, model, t, action).select(`${t}.${model.key}`).orderBy(`${t}.${model.key}`);
+  const qb = orderByKey(selectKey(tableSource(ctx, model, t, action), model, t), model, t);
   if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
-  return statementOf(qb, ({ rows }) => rows.map((r) => r[model.key]));
+  return statementOf(qb, ({ rows }) => rows.map((r) => keyOfRow(ctx, model, r)));
 }
 
 /** Which of these keys name a row of the model (one the caller may read, under row scopes), as text. */
@@ -29,10 +30,7 @@ export function compileExistingKeys(
   model: ModelSchema,
   keys: readonly unknown[],
 ): Statement<Set<string>> {
-  const qb = ctx
-    .knex(model.table)
-    .whereIn(model.key, keys as Knex.Value[])
-    .select(model.key);
+  const qb = whereKeyIn(ctx, ctx.knex(model.table), model, undefined, keys).select(model.keyColumns);
   restrictRows(ctx, qb, model, model.table);
-  return statementOf(qb, ({ rows }) => new Set(rows.map((r) => String(r[model.key]))));
+  return statementOf(qb, ({ rows }) => new Set(rows.map((r) => String(keyOfRow(ctx, model, r)))));
 }

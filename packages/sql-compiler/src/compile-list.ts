@@ -5,6 +5,7 @@ import { compileFilter } from './compile-filter.js';
 import { applyScope, type Scope } from './compile-scope.js';
 import { compileCount, compileEstimate, headQuery, readHead } from './compile-total.js';
 import { comparableExpression, fieldColumn, type CompileContext } from './field-expression.js';
+import { orderByKey } from './key-columns.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import { rowLinkage, type Relations } from './row-linkage.js';
 import { shapesOf, type ShapeCaches } from './shape-cache.js';
@@ -194,6 +195,8 @@ function buildList(ctx: CompileContext, request: ListRequest): ListPlan {
   const page = tableSource(ctx, model, t0);
   let counted: Knex.QueryBuilder;
   if (query.group.length > 0) {
+    if (model.keyColumns.length > 1)
+      throw new Error(`${collection.name}: a key of several columns cannot be grouped (the formats refuse it)`);
     const g = ctx.aliases.next();
     const groups = tableSource(ctx, model, g).select(knex.raw('min(??) as ??', [`${g}.${model.key}`, 'k']));
     restrict(ctx, groups, model, g, query.filter, scope);
@@ -239,7 +242,8 @@ function buildList(ctx: CompileContext, request: ListRequest): ListPlan {
   } else rows = page.select(columns);
 
   const decode = resourceRowDecoder(dialect, model, linkage);
-  const key = model.key;
+  // A composite key's first column: never null in a row of the page (the id is made after decoding).
+  const key = model.keyColumns[0]!;
   const statements: Statement<Partial<ListAnswer>>[] = [
     statementOf(rows, (answer) => {
       // The head's row stands alone, its page columns null, when the page is empty.
@@ -275,5 +279,5 @@ function order(ctx: CompileContext, qb: Knex.QueryBuilder, model: ModelSchema, a
     const expr = comparableExpression(ctx, model, alias, key.field);
     qb.orderByRaw('?', [ctx.dialect.orderTerm(ctx.knex, expr, key.descending, nullable)]);
   }
-  qb.orderBy(`${alias}.${model.key}`, 'asc');
+  orderByKey(qb, model, alias);
 }

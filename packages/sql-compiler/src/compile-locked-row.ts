@@ -1,7 +1,7 @@
 import type { ModelSchema } from '@colapi/schema';
 import type { KeyValue } from '@colapi/query-ast';
 import type { CompileContext } from './field-expression.js';
-import { keyBinding } from './key-binding.js';
+import { whereKey } from './key-columns.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import { NO_RELATIONS, rowLinkage } from './row-linkage.js';
 import { selectColumns } from './select-columns.js';
@@ -20,9 +20,7 @@ export function compileLockedRow(
 ): RowsStatement<ResourceRow | undefined> {
   const t = ctx.aliases.next();
   const linkage = rowLinkage(ctx, NO_RELATIONS, true);
-  let qb = tableSource(ctx, model, t)
-    .select(selectColumns(ctx, model, t))
-    .where(`${t}.${model.key}`, keyBinding(ctx, model, key));
+  let qb = whereKey(ctx, tableSource(ctx, model, t).select(selectColumns(ctx, model, t)), model, t, key);
   if (ctx.dialect.lockRows) qb = ctx.dialect.lockRows(qb);
   const decode = resourceRowDecoder(ctx.dialect, model, linkage);
   return { ...statementOf(qb, ({ rows }) => (rows.length ? decode(rows[0]!) : undefined)), carried: linkage.carried };

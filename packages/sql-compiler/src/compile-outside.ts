@@ -2,6 +2,7 @@ import type { ModelSchema } from '@colapi/schema';
 import type { Filter } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
+import { keyOfRow, selectKey, whereKeyIn } from './key-columns.js';
 import type { CompileContext } from './field-expression.js';
 import { unscoped } from './row-scopes.js';
 import { statementOf, type Statement } from './statement.js';
@@ -25,13 +26,12 @@ export function compileOutside(
 ): Statement<unknown[]> {
   const plain = unscoped(ctx);
   const t = plain.aliases.next();
-  const qb = plain.knex
-    .from({ [t]: model.table })
-    .select(`${t}.${model.key}`)
-    .whereIn(`${t}.${model.key}`, keys as Knex.Value[])
-    .whereRaw('?', [compileFilter(plain, model, t, filter)]);
+  const qb = whereKeyIn(plain, selectKey(plain.knex.from({ [t]: model.table }), model, t), model, t, keys).whereRaw(
+    '?',
+    [compileFilter(plain, model, t, filter)],
+  );
   return statementOf(qb, ({ rows }) => {
-    const meeting = new Set(rows.map((r) => String(r[model.key])));
+    const meeting = new Set(rows.map((r) => String(keyOfRow(plain, model, r))));
     return keys.filter((k) => !meeting.has(String(k)));
   });
 }

@@ -1,6 +1,7 @@
 import type { RelationshipSchema } from '@colapi/schema';
 import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
+import { keyOfRow, keyRefs } from './key-columns.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import type { Row } from './row-decoder.js';
 import { shapesOf, type ShapeCaches } from './shape-cache.js';
@@ -74,7 +75,8 @@ function buildRelated(
   const linkage = rowLinkage(ctx, relations ?? NO_RELATIONS, true);
   const t = ctx.aliases.next();
   const join = rel.join;
-  const key = target.columns.get(target.key)!;
+  const composite = target.keyColumns.length > 1;
+  const key = target.columns.get(target.keyColumns[0]!)!;
   // Where the owner's join value and the target's key are read.
   let qb: Knex.QueryBuilder;
   let ownerRef: string;
@@ -96,12 +98,15 @@ function buildRelated(
     qb = tableSource(ctx, target, t);
     ownerRef = `${t}.${join.targetColumn}`;
   }
+  // A composite key's parts are read as they are, and its id made of them (keyOfRow).
+  const keyColumns = composite ? keyRefs(target, t) : [];
   const columns = relations
     ? [selectColumns(ctx, target, t), ...linkage.columns(t)]
-    : [knex.raw('? as ??', [dialect.readColumn(knex, keyRef, key), target.key])];
-  qb.select(knex.raw('?? as ??', [ownerRef, OWNER_COLUMN]), ...columns)
-    .whereIn(ownerRef, ownerValues as Knex.Value[])
-    .orderBy(keyRef, 'asc');
+    : composite
+      ? keyColumns
+      : [knex.raw('? as ??', [dialect.readColumn(knex, keyRef, key), target.key])];
+  qb.select(knex.raw('?? as ??', [ownerRef, OWNER_COLUMN]), ...columns).whereIn(ownerRef, ownerValues as Knex.Value[]);
+  for (const ref of composite ? keyColumns : [keyRef]) qb.orderBy(ref, 'asc');
   let decode: (raw: Row) => RelatedRow;
   if (relations) {
     const full = resourceRowDecoder(dialect, target, linkage);
@@ -109,6 +114,8 @@ function buildRelated(
       const row = full(raw);
       return { owner: String(raw[OWNER_COLUMN]), id: String(row.values[target.key]), row };
     };
+  } else if (composite) {
+    decode = (raw) => ({ owner: String(raw[OWNER_COLUMN]), id: String(keyOfRow(ctx, target, raw)) });
   } else {
     decode = (raw) => ({ owner: String(raw[OWNER_COLUMN]), id: String(dialect.decodeValue(key, raw[target.key])) });
   }

@@ -2,7 +2,8 @@ import type { ModelSchema } from '@colapi/schema';
 import type { KeyValue } from '@colapi/query-ast';
 import { applyScope, type Scope } from './compile-scope.js';
 import type { CompileContext } from './field-expression.js';
-import { keyBinding } from './key-binding.js';
+import { keyParts } from '@colapi/query-ast';
+import { whereKey } from './key-columns.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import { NO_RELATIONS, rowLinkage, type Relations } from './row-linkage.js';
 import { selectColumns } from './select-columns.js';
@@ -38,7 +39,7 @@ export function compileRow(
   if (scope) return buildRow(ctx, model, key, relations, scope);
   const shape = `${typeof key} ${relationsShape(relations)}`;
   if (ctx.scopes)
-    return keptScoped(ctx, keptScopedRows, model, shape, SHAPES_PER_MODEL, [key], (c) =>
+    return keptScoped(ctx, keptScopedRows, model, shape, SHAPES_PER_MODEL, keyParts(model, key), (c) =>
       buildRow(c, model, key, relations),
     );
   const statements = shapesOf(kept, ctx.dialect, model);
@@ -70,9 +71,13 @@ function buildRow(
 ): RowsStatement<ResourceRow | undefined> {
   const linkage = rowLinkage(ctx, relations, true);
   const t = ctx.aliases.next();
-  const qb = tableSource(ctx, model, t)
-    .select(selectColumns(ctx, model, t), ...linkage.columns(t))
-    .where(`${t}.${model.key}`, keyBinding(ctx, model, key));
+  const qb = whereKey(
+    ctx,
+    tableSource(ctx, model, t).select(selectColumns(ctx, model, t), ...linkage.columns(t)),
+    model,
+    t,
+    key,
+  );
   // The key is unique: no `limit`, which would only add a value to bind.
   if (scope) applyScope(ctx, qb, t, scope);
   const decode = resourceRowDecoder(ctx.dialect, model, linkage);

@@ -3,6 +3,7 @@ import type { KeyValue, RelatedScope } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import type { CompileContext } from './field-expression.js';
 import { keyBinding } from './key-binding.js';
+import { whereKey } from './key-columns.js';
 import { isScoped, restrictRows, tableSource } from './table-source.js';
 
 /** The rows related to one owner row, `/person/1/articles`: the route's scope, with the owner's id read as a key. */
@@ -48,15 +49,17 @@ export function applyScope(ctx: CompileContext, qb: Knex.QueryBuilder, alias: st
   const o = ctx.aliases.next();
   if (join.kind === 'through') {
     const j = ctx.aliases.next();
-    const sub = knex
-      .from({ [j]: join.through.table })
-      .join({ [o]: model.table }, `${o}.${join.ownColumn}`, `${j}.${join.through.ownColumn}`)
-      .where(`${o}.${model.key}`, keyBinding(ctx, model, key))
-      .select(`${j}.${join.through.targetColumn}`);
+    const sub = whereKey(
+      ctx,
+      knex.from({ [j]: join.through.table }).join({ [o]: model.table }, `${o}.${join.ownColumn}`, `${j}.${join.through.ownColumn}`),
+      model,
+      o,
+      key,
+    ).select(`${j}.${join.through.targetColumn}`);
     restrictRows(ctx, sub, model, o);
     qb.whereIn(`${alias}.${join.targetColumn}`, sub);
   } else {
-    const owner = tableSource(ctx, model, o).where(`${o}.${model.key}`, keyBinding(ctx, model, key));
+    const owner = whereKey(ctx, tableSource(ctx, model, o), model, o, key);
     qb.whereIn(`${alias}.${join.targetColumn}`, owner.select(`${o}.${join.ownColumn}`));
   }
 }
@@ -65,7 +68,5 @@ export function applyScope(ctx: CompileContext, qb: Knex.QueryBuilder, alias: st
 export function ownerQuery(ctx: CompileContext, scope: Scope): Knex.QueryBuilder {
   const { model, key } = ownerOf(scope);
   const o = ctx.aliases.next();
-  return tableSource(ctx, model, o)
-    .select(ctx.knex.raw('1 as ??', ['found']))
-    .where(`${o}.${model.key}`, keyBinding(ctx, model, key));
+  return whereKey(ctx, tableSource(ctx, model, o).select(ctx.knex.raw('1 as ??', ['found'])), model, o, key);
 }

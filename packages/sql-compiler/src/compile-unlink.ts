@@ -2,6 +2,7 @@ import type { ModelSchema, RelationshipSchema } from '@colapi/schema';
 import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';
+import { whereKey } from './key-columns.js';
 import { readableValues, restrictRows } from './table-source.js';
 
 /** The resource whose relationship changes: its model, its key, and its own join value for the relationship. */
@@ -37,17 +38,19 @@ export function compileUnlink(
   let qb: Knex.QueryBuilder;
   const model = targetModel(ctx, rel);
   if (join.kind === 'belongs-to') {
-    qb = knex(owner.model.table)
-      .where(owner.model.key, owner.key as Knex.Value)
-      .where(join.ownColumn, target.value as Knex.Value);
+    qb = byKey(ctx, knex(owner.model.table), owner.model, owner.key).where(
+      join.ownColumn,
+      target.value as Knex.Value,
+    );
     restrictRows(ctx, qb, owner.model, owner.model.table, 'update');
     const readable = readableValues(ctx, model, join.targetColumn);
     if (readable) qb.whereIn(`${owner.model.table}.${join.ownColumn}`, readable);
     qb.update({ [join.ownColumn]: null });
   } else if (join.kind === 'has') {
-    qb = knex(model.table)
-      .where(model.key, target.key as Knex.Value)
-      .where(join.targetColumn, owner.own as Knex.Value);
+    qb = byKey(ctx, knex(model.table), model, target.key).where(
+      join.targetColumn,
+      owner.own as Knex.Value,
+    );
     restrictRows(ctx, qb, model, model.table, 'update');
     qb.update({ [join.targetColumn]: null });
   } else {
@@ -59,4 +62,9 @@ export function compileUnlink(
     qb.del();
   }
   return statementOf(qb, affectedOf);
+}
+
+/** The row with this key: a one-column key bound as it is (as these statements always did), a composite one by its parts. */
+function byKey(ctx: CompileContext, qb: Knex.QueryBuilder, model: ModelSchema, key: unknown): Knex.QueryBuilder {
+  return model.keyColumns.length === 1 ? qb.where(model.key, key as Knex.Value) : whereKey(ctx, qb, model, undefined, key);
 }

@@ -1,6 +1,7 @@
 import type { ModelSchema } from '@colapi/schema';
 import type { Knex } from 'knex';
 import type { CompileContext } from './field-expression.js';
+import { whereKeyIn } from './key-columns.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';
 import { storedValues } from './stored-values.js';
 import { restrictRows } from './table-source.js';
@@ -16,7 +17,7 @@ export function compileUpdate(
   keys: readonly unknown[],
   values: Readonly<Record<string, unknown>>,
 ): Statement<number> {
-  const qb = ctx.knex(model.table).whereIn(model.key, keys as Knex.Value[]);
+  const qb = whereKeyIn(ctx, ctx.knex(model.table), model, undefined, keys);
   restrictRows(ctx, qb, model, model.table, 'update');
   return statementOf(qb.update(storedValues(ctx, model, values)), affectedOf);
 }

@@ -1,5 +1,5 @@
 import type { ColumnSchema, ModelSchema } from '@colapi/schema';
-import type { Linkage } from '@colapi/query-ast';
+import { rowId, type Linkage } from '@colapi/query-ast';
 import type { Dialect } from './dialect.js';
 import { generated, rowDecoder, valuesLiteral, type Row } from './row-decoder.js';
 import type { RowLinkage } from './row-linkage.js';
@@ -28,6 +28,17 @@ export function resourceRowDecoder(
   model: ModelSchema,
   linkage: RowLinkage,
 ): (raw: Row) => ResourceRow {
+  const decode = columnsDecoder(dialect, model, linkage);
+  if (model.keyColumns.length === 1) return decode;
+  // A composite key's id joins the row's values under the key's name, where every reader of an id looks.
+  return (raw) => {
+    const row = decode(raw);
+    row.values[model.key] = rowId(model, row.values);
+    return row;
+  };
+}
+
+function columnsDecoder(dialect: Dialect, model: ModelSchema, linkage: RowLinkage): (raw: Row) => ResourceRow {
   const generated = generatedDecoder(dialect, model, linkage);
   if (generated) return generated;
   const values = rowDecoder(dialect, model);
