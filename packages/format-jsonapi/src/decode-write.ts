@@ -82,7 +82,11 @@ function resourceWrite(
   if (unknown) throw bad(`"${unknown}" is not a member of a resource object`, `/data/${token(unknown)}`);
   const attributes = data.attributes ?? {};
   if (!isObject(attributes)) throw bad('attributes must be an object', '/data/attributes');
-  const writable = new Set(attributeNames(collection));
+  const keyColumns = collection.model.keyColumns;
+  // A composite key's columns are attributes a create gives (or its id does); an update changes none of them.
+  const writable = new Set(
+    attributeNames(collection).filter((n) => !(update && keyColumns.length > 1 && keyColumns.includes(n))),
+  );
   const fks = foreignKeyColumns(collection.model);
   const values = decodeWriteValues(collection, attributes, {
     writable,
@@ -90,6 +94,8 @@ function resourceWrite(
     hint: (name) => {
       if (name === collection.model.key)
         return `"${name}" is the resource's identity: it goes in data.id, never in attributes`;
+      if (keyColumns.length > 1 && keyColumns.includes(name))
+        return `"${name}" is part of the id of ${collection.name}, which does not change`;
       const rel = [...collection.relationships.values()].find(
         (r) => r.join.kind === 'belongs-to' && r.join.ownColumn === name,
       );

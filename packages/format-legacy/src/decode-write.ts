@@ -40,7 +40,7 @@ function decodeCreate(request: HttpRequest, collection: CollectionSchema, ctx: D
   let id: string | undefined;
   if (given !== undefined && given !== null) {
     // Format B names no option of its own; the registration's allow_client_generated_ids decides for both.
-    if (!collection.allowClientGeneratedIds && collection.model.columns.get(key)!.generated) {
+    if (!collection.allowClientGeneratedIds && collection.model.columns.get(key)?.generated) {
       throw bad(`${collection.name} generates its ids: leave out "${key}"`, `/${key}`);
     }
     id = bodyId(given, collection, `/${key}`);

@@ -4,11 +4,13 @@ export type InstanceObject = Record<string, unknown>;
 
 /**
  * The field values of a resource as Format B shows them: every exposed column (the key and foreign keys
- * included, as stored, so numeric ids stay numbers) and the additional attributes.
+ * included, as stored, so numeric ids stay numbers) and the additional attributes. A composite key's id
+ * comes first, under the key's name (`id`), as the text that names the instance in a URL or a body.
  */
 export function fieldValues(node: ResourceNode): InstanceObject {
   const { collection, values } = node;
   const out: InstanceObject = {};
+  if (collection.model.keyColumns.length > 1) out[collection.model.key] = values[collection.model.key];
   for (const name of collection.columns.keys()) out[name] = values[name] ?? null;
   for (const name of collection.virtualAttributes.keys()) out[name] = values[name] ?? null;
   return out;

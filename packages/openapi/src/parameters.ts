@@ -1,4 +1,5 @@
 import type { JsonSchema, OpenApiObject, RouteEntry } from '@colapi/wire-format';
+import { compositeIdDescription } from '@colapi/query-ast';
 
 /** A query parameter whose value is a plain string or number. */
 export function query(name: string, description: string, schema: JsonSchema, extra: OpenApiObject = {}): OpenApiObject {
@@ -15,6 +16,13 @@ export function jsonQuery(name: string, description: string, schema: JsonSchema,
   };
 }
 
+/** The path id's description: for a composite key, how its parts are spelled too. */
+function idDescription(route: RouteEntry): string {
+  const { keyColumns } = route.collection.model;
+  const own = `The id of a resource of ${route.collection.name}.`;
+  return keyColumns.length > 1 ? `${own} ${compositeIdDescription(keyColumns)}` : own;
+}
+
 export function pathParameters(route: RouteEntry): OpenApiObject[] {
   const out: OpenApiObject[] = [];
   if (route.kind !== 'collection' && route.kind !== 'evaluate') {
@@ -22,7 +30,7 @@ export function pathParameters(route: RouteEntry): OpenApiObject[] {
       name: 'id',
       in: 'path',
       required: true,
-      description: `The id of a resource of ${route.collection.name}.`,
+      description: idDescription(route),
       schema: { type: 'string' },
     });
   }

@@ -28,3 +28,8 @@ export function splitCompositeId(id: string): string[] | undefined {
   parts.push(part);
   return parts;
 }
+
+/** How the id of a composite key is spelled, for API descriptions (OpenAPI's `id`). */
+export function compositeIdDescription(keyColumns: readonly string[]): string {
+  return `The values of ${keyColumns.join(', ')}, in that order, joined by "${COMPOSITE_ID_SEPARATOR}"; within a value a backslash escapes "${COMPOSITE_ID_SEPARATOR}" and a backslash ("a\\,b" is the value a,b). An integer part is written in its canonical form.`;
+}

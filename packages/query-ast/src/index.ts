@@ -28,7 +28,12 @@ export {
 export { DEFAULT_LIMITS, type QueryLimits } from './limits.js';
 export { coercePattern, coerceValue, shownValue, type ValueContext } from './values.js';
 export { keyParts, parseKey, rowId, type KeyValue, type ParsedKey } from './keys.js';
-export { COMPOSITE_ID_SEPARATOR, formatCompositeId, splitCompositeId } from './composite-id.js';
+export {
+  COMPOSITE_ID_SEPARATOR,
+  compositeIdDescription,
+  formatCompositeId,
+  splitCompositeId,
+} from './composite-id.js';
 export { checkDecimal, checkTimestampTz, inInt64 } from './typed-values.js';
 export { formatDateTime, formatTime, parseDate, parseDateTime, parseTime } from './temporal.js';
 export { roundFraction } from './round-fraction.js';

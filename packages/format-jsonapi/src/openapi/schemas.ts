@@ -1,4 +1,5 @@
 import type { CollectionSchema, RelationshipSchema } from '@colapi/schema';
+import { compositeIdDescription } from '@colapi/query-ast';
 import { columnSchema, componentName, inputSchema } from '@colapi/openapi';
 import type { DescriptionContext, JsonSchema } from '@colapi/wire-format';
 import { attributeNames } from '../resource-object.js';
@@ -86,7 +87,7 @@ export function resource(ctx: DescriptionContext, collection: CollectionSchema):
         properties: { data: linkage(ctx, rel), links: { type: 'object', properties: { self: url, related: url } } },
       };
     }
-    const properties: Record<string, JsonSchema> = { type: { const: collection.name }, id: { type: 'string' } };
+    const properties: Record<string, JsonSchema> = { type: { const: collection.name }, id: idString(collection) };
     // Sparse fieldsets may leave out any attribute or relationship, so none is required.
     if (Object.keys(attributes).length) properties.attributes = { type: 'object', properties: attributes };
     if (Object.keys(relationships).length) properties.relationships = { type: 'object', properties: relationships };
@@ -155,6 +156,14 @@ export function collectionDocument(ctx: DescriptionContext, collection: Collecti
 }
 
 /** Whether a create must give a column: NOT NULL, and neither generated nor with a default. */
+/** The `id` of a resource object: a string; for a composite key, one that says how its parts are spelled. */
+function idString(collection: CollectionSchema): JsonSchema {
+  const { keyColumns } = collection.model;
+  return keyColumns.length > 1
+    ? { type: 'string', description: compositeIdDescription(keyColumns) }
+    : { type: 'string' };
+}
+
 function mustBeGiven(collection: CollectionSchema, name: string): boolean {
   const c = collection.model.columns.get(name);
   return c !== undefined && !c.nullable && !c.generated && !c.hasDefault;
@@ -198,7 +207,7 @@ export function writeDocument(
       ],
       properties: {
         type: { const: collection.name },
-        ...(mode === 'update' || collection.allowClientGeneratedIds ? { id: { type: 'string' } } : {}),
+        ...(mode === 'update' || collection.allowClientGeneratedIds ? { id: idString(collection) } : {}),
         attributes: {
           type: 'object',
           properties: attributes,

@@ -1,5 +1,5 @@
 import type { CollectionSchema, RelationshipSchema } from '@colapi/schema';
-import type { OperatorSet } from '@colapi/query-ast';
+import { compositeIdDescription, type OperatorSet } from '@colapi/query-ast';
 import { columnSchema, componentName, filterSchema, inputSchema } from '@colapi/openapi';
 import type { DescriptionContext, JsonSchema } from '@colapi/wire-format';
 
@@ -104,6 +104,8 @@ const CANONICAL_INTEGER = '^(0|-?[1-9][0-9]{0,18})$';
  * its canonical text (`pattern` and the bounds apply to the one type each), any other key as its value's text.
  */
 function keyValue(collection: CollectionSchema): JsonSchema {
+  const { keyColumns } = collection.model;
+  if (keyColumns.length > 1) return { type: 'string', description: compositeIdDescription(keyColumns) };
   const column = collection.model.columns.get(collection.model.key)!;
   if (column.type === 'integer')
     return {

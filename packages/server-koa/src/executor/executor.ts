@@ -25,6 +25,7 @@ import type { Knex } from 'knex';
 import { databaseError, isPoolTimeout } from '../database-errors.js';
 import { cursorList } from './cursor-list.js';
 import { InsertedRows } from './inserted-rows.js';
+import { keyIn } from './key-filter.js';
 import { keyValue } from './keys.js';
 import { NewRowRelations, newRowRead, withEmptyLinkage } from './new-row-relations.js';
 import { ResourceGraph, type Read } from './resource-graph.js';
@@ -274,12 +275,11 @@ export class Executor {
   private async permitted(trx: Knex, collection: CollectionSchema, key: unknown, action: 'update' | 'delete') {
     if (!this.rules) return;
     const model = collection.model;
-    const byKey: Filter = {
-      kind: 'compare',
-      field: { relations: [], column: model.key },
-      op: 'eq',
-      value: key as ScalarValue,
-    };
+    // One key `in` a list of it: `key = ?` on a one-column key, its parts' comparisons on a composite one.
+    const byKey: Filter =
+      model.keyColumns.length === 1
+        ? { kind: 'compare', field: { relations: [], column: model.key }, op: 'eq', value: key as ScalarValue }
+        : keyIn(model, 'in', [key]);
     const found = await this.exec(trx, this.compiler.keys(model, byKey, action));
     if (found.length === 0)
       throw new ApiError(403, 'Forbidden', `this ${collection.name} may not be ${action}d by the caller`);

@@ -1,7 +1,9 @@
 import type { CollectionSchema, ModelSchema, Registry, RelationshipSchema } from '@colapi/schema';
 import {
   ApiError,
+  keyParts,
   parseKey,
+  rowId,
   type Filter,
   type RelatedRef,
   type RelationshipWrite,
@@ -10,6 +12,7 @@ import {
 } from '@colapi/query-ast';
 import { errorKind, runStatement, type ResourceRow, type SqlCompiler, type Statement } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
+import { keyIn } from './key-filter.js';
 import { keyValue } from './keys.js';
 
 type Key = unknown;
@@ -41,11 +44,13 @@ export class Writer {
   async create(trx: Knex, collection: CollectionSchema, write: ResourceWrite, id?: string): Promise<Key> {
     const model = collection.model;
     const values: Record<string, unknown> = { ...write.values };
+    const composite = model.keyColumns.length > 1;
+    let clientKey: Key;
     if (id !== undefined) {
-      const key = this.clientKey(model, id);
-      if (await this.row(trx, model, key))
+      clientKey = this.clientKey(model, id);
+      if (await this.row(trx, model, clientKey))
         throw ApiError.uniqueViolation(`${collection.name} ${id} exists already`, { pointer: '/data/id' });
-      values[model.key] = key;
+      if (!composite) values[model.key] = clientKey;
     }
     const later: [string, RelationshipWrite][] = [];
     for (const [name, change] of Object.entries(write.relationships)) {
@@ -55,12 +60,40 @@ export class Writer {
         values[rel.join.ownColumn] = await this.targetValue(trx, rel, change.target);
       else later.push([name, change]);
     }
+    if (composite) this.compositeKeyValues(collection, values, clientKey);
     const inserted = await this.run(trx, this.compiler.insert(model, values));
     const advance = id === undefined ? undefined : this.compiler.advanceKey(model);
     if (advance) await this.run(trx, advance);
-    const key = id !== undefined ? values[model.key] : inserted;
+    const key = composite ? rowId(model, values) : id !== undefined ? values[model.key] : inserted;
     for (const [name, change] of later) await this.relate(trx, collection, key, name, change);
     return key;
+  }
+
+  /**
+   * A composite key's columns in the values of a create: from the id when the client gave one (its parts
+   * must agree with any of them also given as a field or relationship), else from those fields, all of
+   * which must then be there: the database numbers no part of such a key.
+   */
+  private compositeKeyValues(collection: CollectionSchema, values: Record<string, unknown>, key: Key): void {
+    const model = collection.model;
+    if (key !== undefined) {
+      const parts = keyParts(model, key);
+      model.keyColumns.forEach((c, i) => {
+        const given = values[c];
+        if (given !== undefined && String(given) !== String(parts[i]))
+          throw ApiError.badRequest(
+            `the id's ${c} part is ${String(parts[i])}, but ${c} is given as ${String(given)}`,
+            { pointer: '/data/id' },
+          );
+        values[c] = parts[i];
+      });
+      return;
+    }
+    const missing = model.keyColumns.filter((c) => values[c] === undefined || values[c] === null);
+    if (missing.length > 0)
+      throw ApiError.badRequest(
+        `a new ${collection.name} needs its key: give its id, or ${missing.join(' and ')} (its key is ${model.keyColumns.join(', ')})`,
+      );
   }
 
   /** The key a client-generated id stands for; the formats refuse a malformed one first, with its place in the body. */
@@ -80,8 +113,23 @@ export class Writer {
         values[rel.join.ownColumn] = await this.targetValue(trx, rel, change.target);
       else later.push([name, change]);
     }
+    this.keyUnchanged(collection, key, values);
     if (Object.keys(values).length) await this.run(trx, this.compiler.update(model, [key], values));
     for (const [name, change] of later) await this.relate(trx, collection, key, name, change);
+  }
+
+  /**
+   * 400 when an update would change a column of a composite key (its id would name another row); writing
+   * the value a part already has changes nothing and passes.
+   */
+  private keyUnchanged(collection: CollectionSchema, key: Key, values: Readonly<Record<string, unknown>>): void {
+    const model = collection.model;
+    if (model.keyColumns.length === 1) return;
+    const parts = keyParts(model, key);
+    model.keyColumns.forEach((c, i) => {
+      if (values[c] !== undefined && String(values[c]) !== String(parts[i]))
+        throw ApiError.badRequest(`${c} is part of the id of ${collection.name}, which does not change`);
+    });
   }
 
   /**
@@ -188,7 +236,7 @@ export class Writer {
       // Under row scopes a `has` unlink changes the target's row only within its update scope, so 0 may
       // also mean a related row the caller reads but may not update: that is 403, not "not related".
       if (join.kind === 'has' && this.compiler.scopes) {
-        const related = and(eq(target.key, found.values[target.key]), eq(join.targetColumn, own));
+        const related = and(keyIn(target, 'in', [found.values[target.key]]), eq(join.targetColumn, own));
         if ((await this.run(trx, this.compiler.keys(target, related, 'read'))).length > 0) throw this.mayNotUpdate(rel);
       }
       throw notRelated();
@@ -253,14 +301,15 @@ export class Writer {
       if (this.compiler.scopes) {
         // The rows the statements below change: those they unlink, and those they point here.
         const fk = join.targetColumn;
-        const key = this.model(rel).key;
+        const target = this.model(rel);
         const linked = eq(fk, own);
         if (mode === 'replace')
-          await this.mayUpdateAll(trx, rel, keys.length ? and(linked, cmp(key, 'not_in', keys)) : linked);
-        if (mode === 'remove' && keys.length) await this.mayUpdateAll(trx, rel, and(linked, cmp(key, 'in', keys)));
+          await this.mayUpdateAll(trx, rel, keys.length ? and(linked, keyIn(target, 'not_in', keys)) : linked);
+        if (mode === 'remove' && keys.length)
+          await this.mayUpdateAll(trx, rel, and(linked, keyIn(target, 'in', keys)));
         if (mode !== 'remove' && keys.length) {
           const elsewhere: Filter = { kind: 'or', filters: [cmp(fk, 'ne', own), isNull(fk)] };
-          await this.mayUpdateAll(trx, rel, and(cmp(key, 'in', keys), elsewhere));
+          await this.mayUpdateAll(trx, rel, and(keyIn(target, 'in', keys), elsewhere));
         }
       }
       if (mode === 'replace') await this.run(trx, this.compiler.clearForeignKeys(rel, own, { except: keys }));
@@ -298,3 +347,4 @@ const cmp = (column: string, op: 'eq' | 'ne' | 'in' | 'not_in', value: unknown):
 const eq = (column: string, value: unknown): Filter => cmp(column, 'eq', value);
 const isNull = (column: string): Filter => ({ kind: 'null-check', field: { relations: [], column }, op: 'is_null' });
 const and = (...filters: Filter[]): Filter => ({ kind: 'and', filters });
+
