@@ -285,10 +285,9 @@ export class Writer {
     if (change.mode === 'unlink') return this.unlink(trx, collection, key, rel, change.id);
     if (join.kind === 'belongs-to') {
       if (change.mode !== 'set') throw ApiError.badRequest(`${name} is to-one: give one resource or null`);
-      await this.run(
-        trx,
-        this.compiler.update(model, [key], { [join.ownColumn]: await this.targetValue(trx, rel, change.target) }),
-      );
+      const values = { [join.ownColumn]: await this.targetValue(trx, rel, change.target) };
+      this.keyUnchanged(collection, key, values);
+      await this.run(trx, this.compiler.update(model, [key], values));
       return;
     }
     const own = await this.ownValue(trx, collection, key, join.ownColumn);
