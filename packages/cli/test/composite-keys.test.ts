@@ -1,6 +1,6 @@
+import { signDevelopmentToken, validateAuthConfig } from '@colapi/auth';
 import { connect, disconnect, type Database } from '@colapi/sql-compiler';
 import {
-  type DatabaseKind,
   HttpClient,
   testDatabaseOrSkip,
   testedKinds,
@@ -14,7 +14,7 @@ import { serveCatalogue, type CatalogueServer } from '../src/index.js';
  * (order_id, line_no), whose order_id refers to `orders` and whose warehouse_id to `warehouse`, and `sku_price`
  * (sku, region), keyed by text that may hold the id's separator and its escape character. DDL only.
  */
-const DDL: Record<DatabaseKind, readonly string[]> = {
+const DDL: Record<'postgres' | 'mysql' | 'sqlite', readonly string[]> = {
   postgres: [
     'create table orders (id integer primary key, note varchar(40))',
     'create table warehouse (id integer primary key, name varchar(40) not null)',
@@ -52,6 +52,20 @@ const ODD_SKU = 'a,b\\c';
 const ODD_ID = 'a\\,b\\\\c,eu';
 const path = (id: string) => encodeURIComponent(id).replace(/%2C/g, ',');
 
+const AUTH = {
+  jwt: [{ secret: 'a-composite-keys-test-secret-of-thirty-two-characters', algorithms: ['HS256'] }],
+};
+/** A member reads and updates the lines of the order its token names, and reads every order. */
+const ROLES = {
+  member: {
+    orders: { read: true },
+    order_line: {
+      read: { where: [{ name: 'order_id', op: '==', val: { claim: 'order' } }] },
+      update: { where: [{ name: 'order_id', op: '==', val: { claim: 'order' } }] },
+    },
+  },
+};
+
 const q = (search: unknown) => `q=${encodeURIComponent(JSON.stringify(search))}`;
 const objects = (filters: unknown) => `filter[objects]=${encodeURIComponent(JSON.stringify(filters))}`;
 const ids = (body: { data: { id: string }[] }) => body.data.map((r) => r.id);
@@ -65,12 +79,17 @@ for (const kind of testedKinds()) {
     let b: HttpClient;
     /** Format A paging order_line by cursor. */
     let cursor: HttpClient;
+    /** Format A under access rules, and the headers of a member whose token names order 1. */
+    let scoped: HttpClient;
+    let member: Record<string, string>;
     let servers: CatalogueServer[] = [];
 
     before(async function () {
       db = await testDatabaseOrSkip(this, kind);
       sql = connect(db!.url, { pool: { min: 0, max: 1 } });
-      for (const statement of [...DDL[kind], ...ROWS]) await sql.knex.raw(statement);
+      const ddl = DDL[kind as keyof typeof DDL];
+      if (!ddl) throw new Error(`no schema of composite keys for ${kind}: add one`);
+      for (const statement of [...ddl, ...ROWS]) await sql.knex.raw(statement);
       const small = { pool: { min: 0, max: 2 } };
       servers = [
         await serveCatalogue({ databaseUrl: db!.url, format: 'jsonapi', connect: small }),
@@ -83,6 +102,16 @@ for (const kind of testedKinds()) {
         }),
       ];
       cursor = new HttpClient(servers[2]!.origin, 'application/vnd.api+json');
+      servers.push(
+        await serveCatalogue({ databaseUrl: db!.url, format: 'jsonapi', connect: small, config: { auth: AUTH, roles: ROLES } }),
+      );
+      scoped = new HttpClient(servers[3]!.origin, 'application/vnd.api+json');
+      const token = await signDevelopmentToken(validateAuthConfig(AUTH, 'test'), {
+        role: 'member',
+        claims: { order: 1 },
+        expiresIn: '1h',
+      });
+      member = { authorization: `Bearer ${token}` };
       a = new HttpClient(servers[0]!.origin, 'application/vnd.api+json');
       b = new HttpClient(servers[1]!.origin, 'application/json');
     });
@@ -332,6 +361,23 @@ for (const kind of testedKinds()) {
       expect((await b.delete('/api/order_line/2,2')).status).to.equal(204);
       expect((await b.delete('/api/order_line/x,2')).status).to.equal(404);
       expect(ids((await a.get('/api/order_line')).body)).to.deep.equal(['1,2', '2,1']);
+    });
+
+    it('keeps to the rows access rules let a role read and update', async () => {
+      // Left now: 1,2 (order 1) and 2,1 (order 2).
+      const as = { headers: member };
+      expect(ids((await scoped.get('/api/order_line', as)).body)).to.deep.equal(['1,2']);
+      expect((await scoped.get('/api/order_line/1,2', as)).status).to.equal(200);
+      expect((await scoped.get('/api/order_line/2,1', as)).status).to.equal(404);
+      const within = await scoped.get(`/api/order_line?${objects([{ name: 'id', op: 'in', val: ['1,2', '2,1'] }])}`, as);
+      expect(ids(within.body)).to.deep.equal(['1,2']);
+      const included = await scoped.get('/api/orders?include=order_lines', as);
+      expect(included.body.included.map((r: { id: string }) => r.id)).to.deep.equal(['1,2']);
+      expect(included.body.data[1].relationships.order_lines.data).to.deep.equal([]);
+      const patched = await scoped.patch('/api/order_line/1,2', line('1,2', { qty: 5 }), as);
+      expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
+      expect((await scoped.patch('/api/order_line/2,1', line('2,1', { qty: 5 }), as)).status).to.equal(404);
+      expect((await b.get('/api/order_line/2,1')).body.qty).to.equal(4);
     });
 
     it('keys by text holding the separator and the escape character', async () => {

@@ -87,7 +87,7 @@ function relationships(modelClass: ObjectionModelClass): RelationshipSchema[] {
 }
 
 async function columns(modelClass: ObjectionModelClass, options: ObjectionAdapterOptions): Promise<ColumnSchema[]> {
-  const key = keyColumn(modelClass);
+  const keys = keyColumns(modelClass);
   const overrides = options.types?.[modelClass.tableName] ?? {};
   const schema = modelClass.jsonSchema as
     | {
@@ -120,21 +120,21 @@ async function columns(modelClass: ObjectionModelClass, options: ObjectionAdapte
       `${modelClass.name}: give it a jsonSchema, or pass knex so its columns can be read from the database`,
     );
   }
-  if (!out.some((c) => c.name === key)) out.unshift({ name: key, type: 'integer', nullable: false });
+  for (const key of [...keys].reverse())
+    if (!out.some((c) => c.name === key)) out.unshift({ name: key, type: 'integer', nullable: false });
+  // A part of a composite key is never numbered by the database: the client gives each.
+  const generated = (c: ColumnSchema) => keys.length === 1 && c.type === 'integer';
   return out.map((c) => ({
     ...c,
     type: overrides[c.name] ?? c.type,
-    ...(c.name === key ? { nullable: false, generated: c.type === 'integer' } : {}),
+    ...(keys.includes(c.name) ? { nullable: false, generated: generated(c) } : {}),
   }));
 }
 
-function keyColumn(modelClass: ObjectionModelClass): string {
+/** The model's key columns, in key order: `idColumn`, or each column of an array `idColumn` (a composite key). */
+function keyColumns(modelClass: ObjectionModelClass): readonly string[] {
   const id = modelClass.idColumn;
-  if (Array.isArray(id)) {
-    if (id.length !== 1) throw new Error(`${modelClass.name}: composite keys are not supported`);
-    return id[0]!;
-  }
-  return id;
+  return Array.isArray(id) ? id : [id];
 }
 
 function virtualAttributes(modelClass: ObjectionModelClass): VirtualAttribute[] {
@@ -161,7 +161,9 @@ export async function modelFromObjection(
   return defineModel({
     name: modelClass.name,
     table: modelClass.tableName,
-    key: keyColumn(modelClass),
+    ...(keyColumns(modelClass).length === 1
+      ? { key: keyColumns(modelClass)[0]! }
+      : { key: 'id', keyColumns: keyColumns(modelClass) }),
     columns: await columns(modelClass, options),
     relationships: relationships(modelClass),
     virtualAttributes: virtualAttributes(modelClass),
