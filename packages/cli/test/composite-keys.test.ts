@@ -1,11 +1,6 @@
 import { signDevelopmentToken, validateAuthConfig } from '@colapi/auth';
 import { connect, disconnect, type Database } from '@colapi/sql-compiler';
-import {
-  HttpClient,
-  testDatabaseOrSkip,
-  testedKinds,
-  type TestDatabase,
-} from '@colapi/test-fixtures/testing';
+import { HttpClient, testDatabaseOrSkip, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { serveCatalogue, type CatalogueServer } from '../src/index.js';
 
@@ -103,7 +98,12 @@ for (const kind of testedKinds()) {
       ];
       cursor = new HttpClient(servers[2]!.origin, 'application/vnd.api+json');
       servers.push(
-        await serveCatalogue({ databaseUrl: db!.url, format: 'jsonapi', connect: small, config: { auth: AUTH, roles: ROLES } }),
+        await serveCatalogue({
+          databaseUrl: db!.url,
+          format: 'jsonapi',
+          connect: small,
+          config: { auth: AUTH, roles: ROLES },
+        }),
       );
       scoped = new HttpClient(servers[3]!.origin, 'application/vnd.api+json');
       const token = await signDevelopmentToken(validateAuthConfig(AUTH, 'test'), {
@@ -248,7 +248,9 @@ for (const kind of testedKinds()) {
       }
       const legacy = await b.get(`/api/order_line?${q({ filters: [{ name: 'id', op: '==', val: '2,1' }] })}`);
       expect(legacy.body.objects.map((o: { id: string }) => o.id)).to.deep.equal(['2,1']);
-      const single = await b.get(`/api/order_line?${q({ filters: [{ name: 'id', op: '==', val: '2,1' }], single: true })}`);
+      const single = await b.get(
+        `/api/order_line?${q({ filters: [{ name: 'id', op: '==', val: '2,1' }], single: true })}`,
+      );
       expect(single.body).to.include({ id: '2,1' });
       const grouped = await b.get(`/api/order_line?${q({ group_by: [{ field: 'sku' }] })}`);
       expect(grouped.status).to.equal(400);
@@ -286,14 +288,20 @@ for (const kind of testedKinds()) {
       expect(nested.body.order_lines.map((o: { id: string }) => o.id)).to.deep.equal(['1,1', '1,2']);
       const legacyRelated = await b.get('/api/orders/2/order_lines');
       expect(legacyRelated.body.objects.map((o: { id: string }) => o.id)).to.deep.equal(['2,1', '2,2']);
-      const through = await a.get(`/api/orders?${objects([{ name: 'order_lines', op: 'any', val: { name: 'sku', op: 'eq', val: 'kiwi' } }])}`);
+      const through = await a.get(
+        `/api/orders?${objects([{ name: 'order_lines', op: 'any', val: { name: 'sku', op: 'eq', val: 'kiwi' } }])}`,
+      );
       expect(ids(through.body)).to.deep.equal(['2']);
-      const back = await a.get(`/api/order_line?${objects([{ name: 'order', op: 'has', val: { name: 'note', op: 'eq', val: 'first' } }])}`);
+      const back = await a.get(
+        `/api/order_line?${objects([{ name: 'order', op: 'has', val: { name: 'note', op: 'eq', val: 'first' } }])}`,
+      );
       expect(ids(back.body)).to.deep.equal(['1,1', '1,2']);
     });
 
     it('writes relationships of such rows and to them: to-one, to-many add, remove and replace', async () => {
-      const set = await a.patch('/api/order_line/1,1/relationships/warehouse', { data: { type: 'warehouse', id: '1' } });
+      const set = await a.patch('/api/order_line/1,1/relationships/warehouse', {
+        data: { type: 'warehouse', id: '1' },
+      });
       expect(set.status, JSON.stringify(set.body)).to.be.oneOf([200, 204]);
       const add = await a.post('/api/warehouse/1/relationships/order_lines', {
         data: [{ type: 'order_line', id: '2,2' }],
@@ -369,7 +377,10 @@ for (const kind of testedKinds()) {
       expect(ids((await scoped.get('/api/order_line', as)).body)).to.deep.equal(['1,2']);
       expect((await scoped.get('/api/order_line/1,2', as)).status).to.equal(200);
       expect((await scoped.get('/api/order_line/2,1', as)).status).to.equal(404);
-      const within = await scoped.get(`/api/order_line?${objects([{ name: 'id', op: 'in', val: ['1,2', '2,1'] }])}`, as);
+      const within = await scoped.get(
+        `/api/order_line?${objects([{ name: 'id', op: 'in', val: ['1,2', '2,1'] }])}`,
+        as,
+      );
       expect(ids(within.body)).to.deep.equal(['1,2']);
       const included = await scoped.get('/api/orders?include=order_lines', as);
       expect(included.body.included.map((r: { id: string }) => r.id)).to.deep.equal(['1,2']);

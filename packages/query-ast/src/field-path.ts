@@ -59,7 +59,7 @@ export function resolveSortPath(
   const relations: string[] = [];
   for (const part of parts.slice(0, -1)) {
     const relationship = current.relationships.get(part);
-    if (!relationship || relationship.cardinality !== 'one') break;
+    if (relationship?.cardinality !== 'one') break;
     relations.push(part);
     current = registry.target(relationship);
   }

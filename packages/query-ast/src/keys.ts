@@ -72,8 +72,10 @@ function parsePart(column: ColumnSchema, raw: unknown, emptyText: boolean): Pars
     return inInt64(raw) ? { ok: true, key: raw } : invalid('out of range');
   }
   if (typeof raw !== 'string') return invalid('not a string');
-  if (raw.includes('\u0000')) return invalid('holding a NUL character');
-  if (raw === '' && !(emptyText && column.type === 'string')) return invalid('empty');
+  if (!emptyText) {
+    if (raw === '' || raw.includes('\u0000')) return invalid('empty or holding a NUL character');
+  } else if (raw.includes('\u0000')) return invalid('holding a NUL character');
+  else if (raw === '' && column.type !== 'string') return invalid('empty');
   if (column.type === 'string') {
     return column.maxLength !== undefined && [...raw].length > column.maxLength
       ? invalid('longer than the key column holds')

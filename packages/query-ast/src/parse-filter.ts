@@ -149,7 +149,10 @@ class FilterParser {
   ): Filter {
     const canonical = info.canonical;
     if (canonical !== 'eq' && canonical !== 'ne' && canonical !== 'in' && canonical !== 'not_in')
-      this.fail(`${path}.op`, `"${op}" on "${name}": the id of ${collection.name} (a key of several columns) takes eq, ne, in or not_in`);
+      this.fail(
+        `${path}.op`,
+        `"${op}" on "${name}": the id of ${collection.name} (a key of several columns) takes eq, ne, in or not_in`,
+      );
     if ('field' in json) this.fail(`${path}.field`, `"${op}" on "${name}" compares with a value in val, not a field`);
     const list = canonical === 'in' || canonical === 'not_in';
     const val = json.val;

@@ -58,7 +58,15 @@ export function defineModel(def: ModelDefinition): ModelSchema {
     }
   }
   const virtualAttributes = new Map((def.virtualAttributes ?? []).map((v) => [v.name, v]));
-  return Object.freeze({ name: def.name, table: def.table, key, keyColumns, columns, relationships, virtualAttributes });
+  return Object.freeze({
+    name: def.name,
+    table: def.table,
+    key,
+    keyColumns,
+    columns,
+    relationships,
+    virtualAttributes,
+  });
 }
 
 /** Columns that hold a belongs-to foreign key: JSON:API shows them as relationships, not attributes. */

@@ -1,5 +1,4 @@
 import type { RelationshipSchema } from '@colapi/schema';
-import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { keyOfRow, whereKeyIn } from './key-columns.js';
 import { statementOf, type Statement } from './statement.js';

@@ -1,6 +1,5 @@
 import type { ModelSchema } from '@colapi/schema';
 import type { Filter } from '@colapi/query-ast';
-import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
 import { keyOfRow, selectKey, whereKeyIn } from './key-columns.js';
 import type { CompileContext } from './field-expression.js';

@@ -51,7 +51,9 @@ export function applyScope(ctx: CompileContext, qb: Knex.QueryBuilder, alias: st
     const j = ctx.aliases.next();
     const sub = whereKey(
       ctx,
-      knex.from({ [j]: join.through.table }).join({ [o]: model.table }, `${o}.${join.ownColumn}`, `${j}.${join.through.ownColumn}`),
+      knex
+        .from({ [j]: join.through.table })
+        .join({ [o]: model.table }, `${o}.${join.ownColumn}`, `${j}.${join.through.ownColumn}`),
       model,
       o,
       key,

@@ -38,19 +38,13 @@ export function compileUnlink(
   let qb: Knex.QueryBuilder;
   const model = targetModel(ctx, rel);
   if (join.kind === 'belongs-to') {
-    qb = byKey(ctx, knex(owner.model.table), owner.model, owner.key).where(
-      join.ownColumn,
-      target.value as Knex.Value,
-    );
+    qb = byKey(ctx, knex(owner.model.table), owner.model, owner.key).where(join.ownColumn, target.value as Knex.Value);
     restrictRows(ctx, qb, owner.model, owner.model.table, 'update');
     const readable = readableValues(ctx, model, join.targetColumn);
     if (readable) qb.whereIn(`${owner.model.table}.${join.ownColumn}`, readable);
     qb.update({ [join.ownColumn]: null });
   } else if (join.kind === 'has') {
-    qb = byKey(ctx, knex(model.table), model, target.key).where(
-      join.targetColumn,
-      owner.own as Knex.Value,
-    );
+    qb = byKey(ctx, knex(model.table), model, target.key).where(join.targetColumn, owner.own as Knex.Value);
     restrictRows(ctx, qb, model, model.table, 'update');
     qb.update({ [join.targetColumn]: null });
   } else {
@@ -66,5 +60,7 @@ export function compileUnlink(
 
 /** The row with this key: a one-column key bound as it is (as these statements always did), a composite one by its parts. */
 function byKey(ctx: CompileContext, qb: Knex.QueryBuilder, model: ModelSchema, key: unknown): Knex.QueryBuilder {
-  return model.keyColumns.length === 1 ? qb.where(model.key, key as Knex.Value) : whereKey(ctx, qb, model, undefined, key);
+  return model.keyColumns.length === 1
+    ? qb.where(model.key, key as Knex.Value)
+    : whereKey(ctx, qb, model, undefined, key);
 }

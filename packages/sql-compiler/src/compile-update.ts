@@ -1,5 +1,4 @@
 import type { ModelSchema } from '@colapi/schema';
-import type { Knex } from 'knex';
 import type { CompileContext } from './field-expression.js';
 import { whereKeyIn } from './key-columns.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';

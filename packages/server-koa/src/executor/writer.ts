@@ -304,8 +304,7 @@ export class Writer {
         const linked = eq(fk, own);
         if (mode === 'replace')
           await this.mayUpdateAll(trx, rel, keys.length ? and(linked, keyIn(target, 'not_in', keys)) : linked);
-        if (mode === 'remove' && keys.length)
-          await this.mayUpdateAll(trx, rel, and(linked, keyIn(target, 'in', keys)));
+        if (mode === 'remove' && keys.length) await this.mayUpdateAll(trx, rel, and(linked, keyIn(target, 'in', keys)));
         if (mode !== 'remove' && keys.length) {
           const elsewhere: Filter = { kind: 'or', filters: [cmp(fk, 'ne', own), isNull(fk)] };
           await this.mayUpdateAll(trx, rel, and(keyIn(target, 'in', keys), elsewhere));
@@ -346,4 +345,3 @@ const cmp = (column: string, op: 'eq' | 'ne' | 'in' | 'not_in', value: unknown):
 const eq = (column: string, value: unknown): Filter => cmp(column, 'eq', value);
 const isNull = (column: string): Filter => ({ kind: 'null-check', field: { relations: [], column }, op: 'is_null' });
 const and = (...filters: Filter[]): Filter => ({ kind: 'and', filters });
-
