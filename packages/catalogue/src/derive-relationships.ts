@@ -1,5 +1,5 @@
 import type { RelationshipSchema } from '@colapi/schema';
-import type { CatalogueTable } from './catalogue.js';
+import type { CatalogueForeignKey, CatalogueTable } from './catalogue.js';
 import { joinTableKeys } from './join-table.js';
 import { plural, withoutKeySuffix } from './naming.js';
 
@@ -48,16 +48,21 @@ export function deriveRelationships(
   warn: (table: string, message: string) => void,
 ): Map<string, RelationshipSchema[]> {
   const candidates: Candidate[] = [];
+  const uniqueColumns = (t: CatalogueTable, columns: readonly string[]) =>
+    [t.primaryKey, ...t.uniques].some((u) => u.length === columns.length && u.every((c) => columns.includes(c)));
   const uniqueColumn = (t: CatalogueTable, c: string) =>
     (t.primaryKey.length === 1 && t.primaryKey[0] === c) || t.uniques.some((u) => u.length === 1 && u[0] === c);
 
   for (const own of served.values()) {
     for (const fk of own.table.foreignKeys) {
       if (fk.columns.length !== 1) {
-        warn(
-          own.table.name,
-          `foreign key (${fk.columns.join(', ')}) → ${fk.table}: a key of several columns gives no relationship`,
-        );
+        const composite = compositeCandidates(own, fk, served, uniqueColumns);
+        if (composite) candidates.push(...composite);
+        else
+          warn(
+            own.table.name,
+            `foreign key (${fk.columns.join(', ')}) → ${fk.table}: a key of several columns gives a relationship only when it refers to the primary key of a served table`,
+          );
         continue;
       }
       const target = served.get(fk.table);
@@ -156,4 +161,51 @@ function qualifyCollisions(candidates: Candidate[]): void {
     if (group.length < 2 || group[0]!.kind === 'to-one') continue;
     for (const c of group) c.name = `${c.name}_${c.kind === 'inverse' ? 'by' : 'via'}_${c.qualifier}`;
   }
+}
+
+/**
+ * The to-one relationship and its inverse of a foreign key of several columns that refers to the whole
+ * primary key of a served table (so the target's id is the referenced columns' values): named after the
+ * target table (`shipment_item` → order_line gives `order_line`) and after the referencing table
+ * (`shipment_items`, singular when the columns are unique there). The pairs follow the target's key order.
+ * Undefined for any other such key.
+ */
+function compositeCandidates(
+  own: ModelTable,
+  fk: CatalogueForeignKey,
+  served: ReadonlyMap<string, ModelTable>,
+  unique: (t: CatalogueTable, columns: readonly string[]) => boolean,
+): Candidate[] | undefined {
+  const target = served.get(fk.table);
+  if (!target) return undefined;
+  const key = target.table.primaryKey;
+  if (key.length !== fk.references.length || !key.every((c) => fk.references.includes(c))) return undefined;
+  const ownColumns = key.map((c) => fk.columns[fk.references.indexOf(c)]!);
+  if (!ownColumns.every((c) => own.columns.has(c)) || !key.every((c) => target.columns.has(c))) return undefined;
+  const name = fk.table;
+  const single = unique(own.table, ownColumns);
+  return [
+    {
+      owner: own.table.name,
+      name,
+      qualifier: name,
+      kind: 'to-one',
+      schema: {
+        cardinality: 'one',
+        target: target.model,
+        join: { kind: 'composite', on: 'owner', ownColumns, targetColumns: key },
+      },
+    },
+    {
+      owner: fk.table,
+      name: single ? own.table.name : plural(own.table.name),
+      qualifier: name,
+      kind: 'inverse',
+      schema: {
+        cardinality: single ? 'one' : 'many',
+        target: own.model,
+        join: { kind: 'composite', on: 'target', ownColumns: key, targetColumns: ownColumns },
+      },
+    },
+  ];
 }

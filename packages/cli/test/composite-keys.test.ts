@@ -7,7 +7,8 @@ import { serveCatalogue, type CatalogueServer } from '../src/index.js';
 /**
  * Tables keyed by several columns through `colapi serve`, in both formats, on each database: `order_line`
  * (order_id, line_no), whose order_id refers to `orders` and whose warehouse_id to `warehouse`, and `sku_price`
- * (sku, region), keyed by text that may hold the id's separator and its escape character. DDL only.
+ * (sku, region), keyed by text that may hold the id's separator and its escape character; `shipment_item`
+ * refers to an order_line by a foreign key of both its columns. DDL only.
  */
 const DDL: Record<'postgres' | 'mysql' | 'sqlite', readonly string[]> = {
   postgres: [
@@ -17,6 +18,8 @@ const DDL: Record<'postgres' | 'mysql' | 'sqlite', readonly string[]> = {
       sku varchar(40) not null, qty integer not null, warehouse_id integer references warehouse (id),
       primary key (order_id, line_no))`,
     'create table sku_price (sku varchar(40) not null, region varchar(10) not null, price integer, primary key (sku, region))',
+    `create table shipment_item (id serial primary key, order_id integer, line_no integer, qty integer not null,
+      foreign key (order_id, line_no) references order_line (order_id, line_no))`,
   ],
   mysql: [
     'create table orders (id integer primary key, note varchar(40))',
@@ -26,6 +29,8 @@ const DDL: Record<'postgres' | 'mysql' | 'sqlite', readonly string[]> = {
       primary key (order_id, line_no), foreign key (order_id) references orders (id),
       foreign key (warehouse_id) references warehouse (id))`,
     'create table sku_price (sku varchar(40) not null, region varchar(10) not null, price integer, primary key (sku, region))',
+    `create table shipment_item (id integer auto_increment primary key, order_id integer, line_no integer, qty integer not null,
+      foreign key (order_id, line_no) references order_line (order_id, line_no))`,
   ],
   sqlite: [
     'create table orders (id integer primary key, note varchar(40))',
@@ -34,6 +39,8 @@ const DDL: Record<'postgres' | 'mysql' | 'sqlite', readonly string[]> = {
       sku varchar(40) not null, qty integer not null, warehouse_id integer references warehouse (id),
       primary key (order_id, line_no))`,
     'create table sku_price (sku varchar(40) not null, region varchar(10) not null, price integer, primary key (sku, region))',
+    `create table shipment_item (id integer primary key, order_id integer, line_no integer, qty integer not null,
+      foreign key (order_id, line_no) references order_line (order_id, line_no))`,
   ],
 };
 
@@ -130,13 +137,20 @@ for (const kind of testedKinds()) {
       },
     });
 
-    it('serves the tables keyed by several columns, their key columns in key order, with the relationships of their one-column foreign keys', () => {
+    it('serves the tables keyed by several columns, their key columns in key order, with the relationships of their foreign keys', () => {
       const current = servers[0]!.current();
       expect(current.warnings.filter((w) => /^(order_line|sku_price)\b/.test(w))).to.deep.equal([]);
       const lines = current.registry.collection('order_line')!;
       expect(lines.model.keyColumns).to.deep.equal(['order_id', 'line_no']);
       expect(lines.model.key).to.equal('id');
-      expect([...lines.relationships.keys()].sort()).to.deep.equal(['order', 'warehouse']);
+      expect([...lines.relationships.keys()].sort()).to.deep.equal(['order', 'shipment_items', 'warehouse']);
+      expect(lines.relationships.get('shipment_items')!.join).to.deep.equal({
+        kind: 'composite',
+        on: 'target',
+        ownColumns: ['order_id', 'line_no'],
+        targetColumns: ['order_id', 'line_no'],
+      });
+      expect([...current.registry.collection('shipment_item')!.relationships.keys()]).to.deep.equal(['order_line']);
       expect(current.registry.collection('sku_price')!.model.keyColumns).to.deep.equal(['sku', 'region']);
       expect([...current.registry.collection('orders')!.relationships.keys()]).to.deep.equal(['order_lines']);
     });
@@ -296,6 +310,77 @@ for (const kind of testedKinds()) {
         `/api/order_line?${objects([{ name: 'order', op: 'has', val: { name: 'note', op: 'eq', val: 'first' } }])}`,
       );
       expect(ids(back.body)).to.deep.equal(['1,1', '1,2']);
+    });
+
+    it('serves a foreign key of several columns as a to-one relationship and its inverse, read only', async () => {
+      for (const [order, lineNo, qty] of [
+        [1, 2, 1],
+        [2, 1, 3],
+        [2, 1, 5],
+        [null, null, 7],
+      ] as const) {
+        const created = await a.post('/api/shipment_item', {
+          data: { type: 'shipment_item', attributes: { order_id: order, line_no: lineNo, qty } },
+        });
+        expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      }
+      const one = await a.get('/api/shipment_item/2?include=order_line');
+      expect(one.body.data.relationships.order_line.data).to.deep.equal({ type: 'order_line', id: '2,1' });
+      expect(one.body.data.attributes).to.include({ order_id: 2, line_no: 1, qty: 3 });
+      expect(one.body.included.map((r: { id: string }) => r.id)).to.deep.equal(['2,1']);
+      const none = await a.get('/api/shipment_item/4');
+      expect(none.body.data.relationships.order_line.data).to.equal(null);
+      const lines = await a.get('/api/order_line?include=shipment_items');
+      expect(
+        lines.body.data.map((r: { id: string; relationships: { shipment_items: { data: { id: string }[] } } }) => [
+          r.id,
+          r.relationships.shipment_items.data.map((s) => s.id),
+        ]),
+      ).to.deep.equal([
+        ['1,1', []],
+        ['1,2', ['1']],
+        ['2,1', ['2', '3']],
+        ['2,2', []],
+      ]);
+      expect(lines.body.included.map((r: { id: string }) => r.id)).to.deep.equal(['1', '2', '3']);
+      const plain = await a.get('/api/order_line/2,1');
+      expect(plain.body.data.relationships.shipment_items.data.map((r: { id: string }) => r.id)).to.deep.equal(['2', '3']);
+      expect(ids((await a.get('/api/order_line/2,1/shipment_items?sort=-qty')).body)).to.deep.equal(['3', '2']);
+      expect((await a.get('/api/shipment_item/3/order_line')).body.data).to.include({ type: 'order_line', id: '2,1' });
+      expect((await a.get('/api/shipment_item/4/order_line')).body.data).to.equal(null);
+      const linkage = await a.get('/api/order_line/2,1/relationships/shipment_items');
+      expect(linkage.body.data.map((r: { id: string }) => r.id)).to.deep.equal(['2', '3']);
+      const toOne = await a.get('/api/shipment_item/1/relationships/order_line');
+      expect(toOne.body.data).to.deep.equal({ type: 'order_line', id: '1,2' });
+      const bySku = await a.get(`/api/shipment_item?${objects([{ name: 'order_line', op: 'has', val: { name: 'sku', op: 'eq', val: 'fig' } }])}`);
+      expect(ids(bySku.body)).to.deep.equal(['2', '3']);
+      const anyQty = await a.get(`/api/order_line?${objects([{ name: 'shipment_items', op: 'any', val: { name: 'qty', op: '>', val: 4 } }])}`);
+      expect(ids(anyQty.body)).to.deep.equal(['2,1']);
+      const sorted = await a.get('/api/shipment_item?sort=-order_line.sku,id');
+      expect(ids(sorted.body)).to.deep.equal(['1', '2', '3', '4']);
+      const legacy = await b.get('/api/order_line/2,1');
+      expect(legacy.body.shipment_items.map((s: { id: number }) => s.id)).to.deep.equal([2, 3]);
+      const nested = await b.get('/api/shipment_item/1');
+      expect(nested.body.order_line).to.include({ id: '1,2', sku: 'pear' });
+      const legacyFilter = await b.get(`/api/shipment_item?${q({ filters: [{ name: 'order_line__sku', op: '==', val: 'pear' }] })}`);
+      expect(legacyFilter.body.objects.map((s: { id: number }) => s.id)).to.deep.equal([1]);
+      const legacyRelated = await b.get('/api/order_line/2,1/shipment_items');
+      expect(legacyRelated.body.objects.map((s: { id: number }) => s.id)).to.deep.equal([2, 3]);
+
+      const write = await a.patch('/api/shipment_item/4/relationships/order_line', {
+        data: { type: 'order_line', id: '1,1' },
+      });
+      expect(write.status).to.equal(403);
+      expect(write.body.errors[0].detail).to.match(/order_id, line_no/);
+      const moved = await a.patch('/api/shipment_item/4', {
+        data: { type: 'shipment_item', id: '4', attributes: { order_id: 1, line_no: 1 } },
+      });
+      expect(moved.body.data.relationships.order_line.data).to.deep.equal({ type: 'order_line', id: '1,1' });
+      const back = await a.patch('/api/shipment_item/4', {
+        data: { type: 'shipment_item', id: '4', attributes: { order_id: null, line_no: null } },
+      });
+      expect(back.body.data.relationships.order_line.data).to.equal(null);
+      expect((await a.delete('/api/order_line/1,2')).status).to.equal(409);
     });
 
     it('writes relationships of such rows and to them: to-one, to-many add, remove and replace', async () => {

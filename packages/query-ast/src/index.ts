@@ -27,7 +27,7 @@ export {
 } from './operations.js';
 export { DEFAULT_LIMITS, type QueryLimits } from './limits.js';
 export { coercePattern, coerceValue, shownValue, type ValueContext } from './values.js';
-export { keyParts, parseKey, rowId, type KeyValue, type ParsedKey } from './keys.js';
+export { joinValue, keyParts, parseKey, rowId, type KeyValue, type ParsedKey } from './keys.js';
 export {
   COMPOSITE_ID_SEPARATOR,
   compositeIdDescription,

@@ -1,4 +1,4 @@
-import type { ColumnSchema, ModelSchema } from '@colapi/schema';
+import type { ColumnSchema, JoinPath, ModelSchema } from '@colapi/schema';
 import { formatCompositeId, splitCompositeId } from './composite-id.js';
 import { inInt64 } from './typed-values.js';
 import { coerceValue } from './values.js';
@@ -57,6 +57,16 @@ export function keyParts(model: ModelSchema, key: unknown): KeyValue[] {
 export function rowId(model: ModelSchema, values: Readonly<Record<string, unknown>>): string {
   if (model.keyColumns.length === 1) return String(values[model.key]);
   return formatCompositeId(model.keyColumns.map((c) => values[c]));
+}
+
+/**
+ * The value a row joins on through `join`: its one own column's, or for a composite foreign key its columns'
+ * values as one id (formatCompositeId), null when any of them is null (such a row is related to nothing).
+ */
+export function joinValue(join: JoinPath, values: Readonly<Record<string, unknown>>): unknown {
+  if (join.kind !== 'composite') return values[join.ownColumn];
+  const parts = join.ownColumns.map((c) => values[c]);
+  return parts.some((p) => p === null || p === undefined) ? null : formatCompositeId(parts);
 }
 
 function parsePart(column: ColumnSchema, raw: unknown, emptyText: boolean): ParsedKey {

@@ -1,9 +1,10 @@
 export { COLUMN_TYPES, sqlColumn, type ColumnSchema, type ColumnType } from './column.js';
-export type { JoinPath, RelationshipSchema } from './relationship.js';
+export type { JoinPath, RelationshipSchema, SingleJoinPath } from './relationship.js';
 export {
   defineModel,
   fieldOfColumn,
   hasCompositeKey,
+  ownColumns,
   foreignKeyColumns,
   type ModelDefinition,
   type ModelSchema,

@@ -1,5 +1,5 @@
 import { sqlColumn, type ColumnSchema } from './column.js';
-import type { RelationshipSchema } from './relationship.js';
+import type { JoinPath, RelationshipSchema } from './relationship.js';
 
 /** A value computed from a row; not a column, so it can be shown but never filtered or sorted on. */
 export interface VirtualAttribute {
@@ -50,12 +50,13 @@ export function defineModel(def: ModelDefinition): ModelSchema {
   const relationships = new Map((def.relationships ?? []).map((r) => [r.name, Object.freeze({ ...r })]));
   for (const r of relationships.values()) {
     if (columns.has(r.name)) throw new Error(`model ${def.name}: relationship "${r.name}" has the name of a column`);
-    if (!columns.has(r.join.ownColumn)) {
-      throw new Error(`model ${def.name}: relationship "${r.name}" joins on unknown column "${r.join.ownColumn}"`);
+    for (const own of ownColumns(r.join)) {
+      if (!columns.has(own)) throw new Error(`model ${def.name}: relationship "${r.name}" joins on unknown column "${own}"`);
+      if (columns.get(own)!.column !== undefined)
+        throw new Error(`model ${def.name}: relationship "${r.name}" joins on "${own}", a renamed column`);
     }
-    if (columns.get(r.join.ownColumn)!.column !== undefined) {
-      throw new Error(`model ${def.name}: relationship "${r.name}" joins on "${r.join.ownColumn}", a renamed column`);
-    }
+    if (r.join.kind === 'composite' && r.join.ownColumns.length !== r.join.targetColumns.length)
+      throw new Error(`model ${def.name}: relationship "${r.name}" pairs ${r.join.ownColumns.length} columns with ${r.join.targetColumns.length}`);
   }
   const virtualAttributes = new Map((def.virtualAttributes ?? []).map((v) => [v.name, v]));
   return Object.freeze({
@@ -67,6 +68,11 @@ export function defineModel(def: ModelDefinition): ModelSchema {
     relationships,
     virtualAttributes,
   });
+}
+
+/** The owner's columns a join path reads: its one `ownColumn`, or a composite one's `ownColumns`. */
+export function ownColumns(join: JoinPath): readonly string[] {
+  return join.kind === 'composite' ? join.ownColumns : [join.ownColumn];
 }
 
 /** Columns that hold a belongs-to foreign key: JSON:API shows them as relationships, not attributes. */

@@ -13,7 +13,22 @@ export type JoinPath =
       readonly ownColumn: string;
       readonly targetColumn: string;
       readonly through: { readonly table: string; readonly ownColumn: string; readonly targetColumn: string };
+    }
+  /**
+   * A foreign key of several columns, to the target's composite key: owner.ownColumns[i] = target.targetColumns[i]
+   * for every i. `on` says which side holds the foreign key: `owner` (to-one, as belongs-to) or `target` (as
+   * has). Its relationships are read (linkage, include, related rows, filters); writing them is refused, and
+   * the foreign key's columns stay fields a write sets.
+   */
+  | {
+      readonly kind: 'composite';
+      readonly on: 'owner' | 'target';
+      readonly ownColumns: readonly string[];
+      readonly targetColumns: readonly string[];
     };
+
+/** A join path of one column on each side (every kind but `composite`). */
+export type SingleJoinPath = Exclude<JoinPath, { readonly kind: 'composite' }>;
 
 export interface RelationshipSchema {
   readonly name: string;

@@ -87,6 +87,13 @@ export function compileFilter(ctx: CompileContext, model: ModelSchema, alias: st
       const join = rel.join;
       const inner = ctx.aliases.next();
       const qb = tableSource(ctx, target, inner);
+      if (join.kind === 'composite') {
+        // A foreign key of several columns: the owner's columns as one row value, `(a, b) in (select x, y …)`.
+        if (filter.filter) qb.whereRaw('?', [compileFilter(ctx, target, inner, filter.filter)]);
+        const owns = join.ownColumns.map((c) => `${alias}.${c}`);
+        const tuple = `(${owns.map(() => '??').join(', ')})`;
+        return knex.raw(`${tuple} in ?`, [...owns, qb.select(join.targetColumns.map((c) => `${inner}.${c}`))]);
+      }
       let meets = `${inner}.${join.targetColumn}`;
       if (join.kind === 'through') {
         const j = ctx.aliases.next();

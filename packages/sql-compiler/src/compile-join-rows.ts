@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { applySelection, type Selection } from './selection.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';
+import { singleJoin } from './single-join.js';
 import { readableValues } from './table-source.js';
 
 /** The join table of a many-to-many relationship; throws for any other. */
@@ -68,6 +69,6 @@ export function compileJoinedValues(
 /** Under row scopes on the target: keeps the join rows of `qb` to targets the caller may read. */
 function readableTargets(ctx: CompileContext, rel: RelationshipSchema, qb: Knex.QueryBuilder): void {
   const t = through(rel);
-  const readable = readableValues(ctx, targetModel(ctx, rel), rel.join.targetColumn);
+  const readable = readableValues(ctx, targetModel(ctx, rel), singleJoin(rel).targetColumn);
   if (readable) qb.whereIn(`${t.table}.${t.targetColumn}`, readable);
 }

@@ -2,6 +2,7 @@ import type { RelationshipSchema } from '@colapi/schema';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { keyOfRow, whereKeyIn } from './key-columns.js';
 import { statementOf, type Statement } from './statement.js';
+import { singleJoin } from './single-join.js';
 import { restrictRows } from './table-source.js';
 
 /**
@@ -14,7 +15,7 @@ export function compileJoinValues(
   keys: readonly unknown[],
 ): Statement<Map<string, unknown>> {
   const target = targetModel(ctx, rel);
-  const column = rel.join.targetColumn;
+  const column = singleJoin(rel).targetColumn;
   const qb = whereKeyIn(ctx, ctx.knex(target.table), target, undefined, keys).select(
     ...new Set([...target.keyColumns, column]),
   );

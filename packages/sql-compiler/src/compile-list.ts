@@ -1,4 +1,4 @@
-import { sqlColumn, type CollectionSchema, type ModelSchema, type TotalMode } from '@colapi/schema';
+import { ownColumns, sqlColumn, type CollectionSchema, type ModelSchema, type TotalMode } from '@colapi/schema';
 import type { Filter, ReadQuery } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
@@ -267,7 +267,7 @@ function buildList(ctx: CompileContext, request: ListRequest): ListPlan {
  */
 function storedColumns(model: ModelSchema, alias: string): string[] {
   const names = new Set([...model.columns.values()].map(sqlColumn));
-  for (const rel of model.relationships.values()) names.add(rel.join.ownColumn);
+  for (const rel of model.relationships.values()) for (const c of ownColumns(rel.join)) names.add(c);
   return [...names].map((c) => `${alias}.${c}`);
 }
 

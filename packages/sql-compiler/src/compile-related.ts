@@ -1,4 +1,5 @@
-import type { RelationshipSchema } from '@colapi/schema';
+import type { ModelSchema, RelationshipSchema } from '@colapi/schema';
+import { formatCompositeId, splitCompositeId } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { keyOfRow, keyRefs } from './key-columns.js';
@@ -75,6 +76,7 @@ function buildRelated(
   const linkage = rowLinkage(ctx, relations ?? NO_RELATIONS, true);
   const t = ctx.aliases.next();
   const join = rel.join;
+  if (join.kind === 'composite') return buildCompositeRelated(ctx, rel, join, ownerValues, relations);
   const composite = target.keyColumns.length > 1;
   const key = target.columns.get(target.keyColumns[0]!)!;
   // Where the owner's join value and the target's key are read.
@@ -120,4 +122,56 @@ function buildRelated(
     decode = (raw) => ({ owner: String(raw[OWNER_COLUMN]), id: String(dialect.decodeValue(key, raw[target.key])) });
   }
   return { ...statementOf(qb, ({ rows }) => rows.map(decode)), carried: relations ? linkage.carried : new Set() };
+}
+
+/**
+ * buildRelated for a foreign key of several columns: the target rows whose join columns, as one row value,
+ * are among the owners' (`(t.a, t.b) in ((?, ?), …)`), each tagged with that value as the owner's join value
+ * (joinValue). Built each time: such relationships are rare, and their owner values are tuples.
+ */
+function buildCompositeRelated(
+  ctx: CompileContext,
+  rel: RelationshipSchema,
+  join: Extract<RelationshipSchema['join'], { kind: 'composite' }>,
+  ownerValues: readonly unknown[],
+  relations?: Relations,
+): RowsStatement<RelatedRow[]> {
+  const { knex, dialect } = ctx;
+  const target = targetModel(ctx, rel);
+  const linkage = rowLinkage(ctx, relations ?? NO_RELATIONS, true);
+  const t = ctx.aliases.next();
+  const qb = tableSource(ctx, target, t);
+  const owners = join.targetColumns.map((c, i) => knex.raw('?? as ??', [`${t}.${c}`, `${OWNER_COLUMN}${i}`]));
+  const columns = relations ? [selectColumns(ctx, target, t), ...linkage.columns(t)] : keyRefs(target, t);
+  qb.select(...owners, ...columns);
+  const refs = join.targetColumns.map((c) => `${t}.${c}`);
+  if (ownerValues.length === 0) qb.whereRaw('1 = 0');
+  else {
+    const tuple = `(${refs.map(() => '?').join(', ')})`;
+    const parts = ownerValues.flatMap((v) => joinParts(target, join.targetColumns, v));
+    qb.whereRaw(`(${refs.map(() => '??').join(', ')}) in (${ownerValues.map(() => tuple).join(', ')})`, [
+      ...refs,
+      ...parts,
+    ]);
+  }
+  for (const ref of keyRefs(target, t)) qb.orderBy(ref, 'asc');
+  const full = relations ? resourceRowDecoder(dialect, target, linkage) : undefined;
+  const ownerOf = (raw: Row) =>
+    formatCompositeId(join.targetColumns.map((c, i) => dialect.decodeValue(target.columns.get(c)!, raw[`${OWNER_COLUMN}${i}`])));
+  const decode = (raw: Row): RelatedRow => {
+    if (!full) return { owner: ownerOf(raw), id: String(keyOfRow(ctx, target, raw)) };
+    const row = full(raw);
+    return { owner: ownerOf(raw), id: String(row.values[target.key]), row };
+  };
+  return { ...statementOf(qb, ({ rows }) => rows.map(decode)), carried: relations ? linkage.carried : new Set() };
+}
+
+/** The values of `columns` of `model` an owner's composite join value holds, an integer column's as a number. */
+function joinParts(model: ModelSchema, columns: readonly string[], value: unknown): Knex.Value[] {
+  const texts = splitCompositeId(String(value)) ?? [];
+  return columns.map((c, i) => {
+    const text = texts[i] ?? null;
+    const n = Number(text);
+    return model.columns.get(c)?.type === 'integer' && text !== null && Number.isSafeInteger(n) ? n : text;
+  });
 }

@@ -33,6 +33,16 @@ export function applyScope(ctx: CompileContext, qb: Knex.QueryBuilder, alias: st
   const { knex } = ctx;
   const { model, key, relationship } = ownerOf(scope);
   const join = relationship.join;
+  if (join.kind === 'composite') {
+    // A foreign key of several columns: the rows whose columns pair with the owner row's, `exists (…)`.
+    const o = ctx.aliases.next();
+    const owner = whereKey(ctx, tableSource(ctx, model, o), model, o, key);
+    join.targetColumns.forEach((c, i) => {
+      owner.whereRaw('?? = ??', [`${o}.${join.ownColumns[i]}`, `${alias}.${c}`]);
+    });
+    qb.whereExists(owner.select(knex.raw('1')));
+    return;
+  }
   // Joined on the owner's key (the usual case): the key itself is the join value, no subquery on the owner.
   if (join.ownColumn === model.key && !isScoped(ctx, model)) {
     if (join.kind !== 'through') {

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';
 import { whereKey } from './key-columns.js';
+import { singleJoin } from './single-join.js';
 import { readableValues, restrictRows } from './table-source.js';
 
 /** The resource whose relationship changes: its model, its key, and its own join value for the relationship. */
@@ -34,7 +35,7 @@ export function compileUnlink(
   target: LinkTarget,
 ): Statement<number> {
   const { knex } = ctx;
-  const join = rel.join;
+  const join = singleJoin(rel);
   let qb: Knex.QueryBuilder;
   const model = targetModel(ctx, rel);
   if (join.kind === 'belongs-to') {

@@ -42,6 +42,10 @@ export function correlatedTarget(
     const j = ctx.aliases.next();
     qb.join({ [j]: join.through.table }, `${j}.${join.through.targetColumn}`, `${alias}.${join.targetColumn}`);
     qb.whereRaw('?? = ??', [`${j}.${join.through.ownColumn}`, `${ownerAlias}.${join.ownColumn}`]);
+  } else if (join.kind === 'composite') {
+    join.targetColumns.forEach((c, i) => {
+      qb.whereRaw('?? = ??', [`${alias}.${c}`, `${ownerAlias}.${join.ownColumns[i]}`]);
+    });
   } else {
     qb.whereRaw('?? = ??', [`${alias}.${join.targetColumn}`, `${ownerAlias}.${join.ownColumn}`]);
   }

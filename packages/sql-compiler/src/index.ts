@@ -35,3 +35,4 @@ export type { RowAction, RowScopes } from './row-scopes.js';
 export { likeToGlob } from './like-pattern.js';
 export { textFormDigits, textFormOf, toTextForm } from './text-form.js';
 export type { Row } from './row-decoder.js';
+export { singleJoin } from './single-join.js';

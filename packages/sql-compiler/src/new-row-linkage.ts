@@ -23,7 +23,7 @@ export function newRowEmptyRelations(
   const empty = new Set<string>();
   for (const rel of model.relationships.values()) {
     const join = rel.join;
-    if (join.kind === 'belongs-to' || join.ownColumn !== model.key) continue;
+    if (join.kind === 'belongs-to' || join.kind === 'composite' || join.ownColumn !== model.key) continue;
     const table = join.kind === 'through' ? join.through.table : registry.models.get(rel.target)?.table;
     const column = join.kind === 'through' ? join.through.ownColumn : join.targetColumn;
     if (table !== undefined && enforced(table, column)) empty.add(rel.name);

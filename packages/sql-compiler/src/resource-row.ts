@@ -62,9 +62,9 @@ function generatedDecoder(
   if (linkage.reads.length === 0) lines.push('return { values, linkage: NONE };');
   else {
     lines.push('const linkage = new Map(); let v, ids;');
-    linkage.reads.forEach(({ rel, column, keys }, i) => {
+    linkage.reads.forEach(({ rel, own, column, keys }, i) => {
       if (keys === undefined || column === undefined) {
-        lines.push(`v = values[${q(rel.join.ownColumn)}];`);
+        lines.push(`v = values[${q(own!)}];`);
         lines.push(`linkage.set(${q(rel.name)}, v === null || v === undefined ? null : String(v));`);
       } else {
         lines.push(`ids = k[${i}](raw[${q(column)}]);`);

@@ -35,6 +35,8 @@ export interface RowLinkage {
 /** Where a row carries one relationship's linkage: its foreign key (`values[ownColumn]`), or a key list column. */
 export interface LinkageRead {
   readonly rel: RelationshipSchema;
+  /** The row's foreign-key column, when the linkage is its value. */
+  readonly own?: string;
   /** The key-list column of the driver row; absent when the linkage is the foreign key. */
   readonly column?: string;
   /** Splits the key list into the ids. */
@@ -68,7 +70,7 @@ export function rowLinkage(ctx: CompileContext, relations: Relations, inline: bo
     if (relations.included.has(rel.name)) continue;
     const target = targetModel(ctx, rel);
     if (rel.join.kind === 'belongs-to' && rel.join.targetColumn === target.key && !isScoped(ctx, target))
-      read.push({ rel });
+      read.push({ rel, own: rel.join.ownColumn });
     else if (inline && ctx.dialect.keyList && keyListType(ctx, rel)) {
       keyLists.push(rel);
       const keys = keyListType(ctx, rel) === 'integer' ? integerKeys : ctx.dialect.decodeKeyList!.bind(ctx.dialect);
@@ -82,9 +84,9 @@ export function rowLinkage(ctx: CompileContext, relations: Relations, inline: bo
     columns: (alias) => keyLists.map((rel) => keyListColumn(ctx, rel, alias)),
     decode(raw, values) {
       const linkage = new Map<string, Linkage>();
-      for (const { rel, column, keys } of read) {
+      for (const { rel, own, column, keys } of read) {
         if (keys === undefined) {
-          const v = values[rel.join.ownColumn];
+          const v = values[own!];
           linkage.set(rel.name, v === null || v === undefined ? null : String(v));
         } else {
           const ids = keys(raw[column!]);

@@ -1,5 +1,5 @@
 import type { CollectionSchema, Registry, RelationshipSchema } from '@colapi/schema';
-import type { Linkage, ReadQuery, ResourceNode } from '@colapi/query-ast';
+import { joinValue, type Linkage, type ReadQuery, type ResourceNode } from '@colapi/query-ast';
 import {
   runEach,
   runStatement,
@@ -205,8 +205,9 @@ export class ResourceGraph {
     subtree: IncludeTree | undefined,
   ): Promise<void> {
     const target = this.registry.target(rel);
-    const own = rel.join.ownColumn;
-    const owners = [...new Set(nodes.map((n) => n.values[own]).filter((v) => v !== null && v !== undefined))];
+    const owners = [
+      ...new Set(nodes.map((n) => joinValue(rel.join, n.values)).filter((v) => v !== null && v !== undefined)),
+    ];
     const relations = subtree && this.relationsOf(target, fields, subtree);
     const statement = this.compiler.related(rel, owners, relations);
     const rows = owners.length ? await runStatement(db, this.compiler.dialect, statement) : [];
@@ -220,7 +221,7 @@ export class ResourceGraph {
     if (subtree)
       for (const row of rows) if (!relatedNodes.has(row.id)) relatedNodes.set(row.id, this.node(target, row.row!));
     for (const node of nodes) {
-      const v = node.values[own];
+      const v = joinValue(rel.join, node.values);
       const ids = (v === null || v === undefined ? [] : (byOwner.get(String(v)) ?? [])).map((r) => r.id);
       node.linkage.set(rel.name, rel.cardinality === 'many' ? ids : (ids[0] ?? null));
       if (subtree) {

@@ -10,7 +10,7 @@ import {
   type ResourceWrite,
   type ScalarValue,
 } from '@colapi/query-ast';
-import { errorKind, runStatement, type ResourceRow, type SqlCompiler, type Statement } from '@colapi/sql-compiler';
+import { errorKind, runStatement, singleJoin, type ResourceRow, type SqlCompiler, type Statement } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { keyIn } from './key-filter.js';
 import { keyValue } from './keys.js';
@@ -198,7 +198,7 @@ export class Writer {
   }
 
   private async targetValues(trx: Knex, rel: RelationshipSchema, keys: readonly Key[]): Promise<unknown[]> {
-    if (rel.join.targetColumn === this.model(rel).key || keys.length === 0) return [...keys];
+    if (singleJoin(rel).targetColumn === this.model(rel).key || keys.length === 0) return [...keys];
     const byKey = await this.run(trx, this.compiler.joinValues(rel, keys));
     return keys.map((k) => byKey.get(String(k)));
   }
@@ -222,7 +222,7 @@ export class Writer {
     // Looked up by key first: a target that does not exist (or whose id no column could hold) is related to nothing.
     const found = await this.row(trx, target, keyValue(target, id, targetName));
     if (!found) throw notRelated();
-    const join = rel.join;
+    const join = singleJoin(rel);
     const value = found.values[join.targetColumn];
     // Nothing is related through a null join value.
     const own = join.kind === 'belongs-to' ? key : await this.ownValue(trx, collection, key, join.ownColumn);
@@ -281,6 +281,7 @@ export class Writer {
   ): Promise<void> {
     const model = collection.model;
     const rel = model.relationships.get(name)!;
+    if (rel.join.kind === 'composite') throw readOnlyRelationship(collection, rel);
     const join = rel.join;
     if (change.mode === 'unlink') return this.unlink(trx, collection, key, rel, change.id);
     if (join.kind === 'belongs-to') {
@@ -345,3 +346,16 @@ const cmp = (column: string, op: 'eq' | 'ne' | 'in' | 'not_in', value: unknown):
 const eq = (column: string, value: unknown): Filter => cmp(column, 'eq', value);
 const isNull = (column: string): Filter => ({ kind: 'null-check', field: { relations: [], column }, op: 'is_null' });
 const and = (...filters: Filter[]): Filter => ({ kind: 'and', filters });
+
+/**
+ * 403 for a write of a relationship made by a foreign key of several columns: such relationships are read
+ * only for now, and the foreign key's columns are written as fields instead.
+ */
+function readOnlyRelationship(collection: CollectionSchema, rel: RelationshipSchema): ApiError {
+  const join = rel.join;
+  const columns = join.kind === 'composite' ? (join.on === 'owner' ? join.ownColumns : join.targetColumns) : [];
+  const where = join.kind === 'composite' && join.on === 'owner' ? collection.name : rel.target;
+  return ApiError.forbidden(
+    `${rel.name} is made by a foreign key of several columns and is read only: write ${columns.join(', ')} of ${where} instead`,
+  );
+}
