@@ -39,7 +39,9 @@ export function toOneName(column: string, target: string): string {
  * qualifier — `_by_<to-one name>` for inverses (two foreign keys of `message` to `person` give
  * `messages_by_sender` and `messages_by_recipient`), `_via_<join table>` for many-to-many. A name still taken
  * (by a column, or by a relationship derived before it: to-one first, then inverses, then many-to-many) gets
- * `_2`, `_3`…, with a warning. Foreign keys of more than one column are not relationships (a warning says so).
+ * `_2`, `_3`…, with a warning. A foreign key of several columns to the whole primary key of a served table gives a `composite` to-one
+ * relationship named after that table, and its inverse (compositeCandidates); one to other columns gives
+ * none (a warning says so).
  */
 export function deriveRelationships(
   served: ReadonlyMap<string, ModelTable>,

@@ -193,14 +193,34 @@ describe('registryFromCatalogue', () => {
       ]);
     });
 
-    it('leaves out a composite foreign key as a relationship, with a warning', () => {
+    it('leaves out a composite foreign key to other columns than a primary key, with a warning', () => {
       const a = table('a', ['id:integer+', 'x:integer', 'y:integer'], {
         foreignKeys: [{ columns: ['x', 'y'], table: 'b', references: ['p', 'q'] }],
       });
       const b = table('b', ['id:integer+', 'p:integer', 'q:integer']);
       const { registry, warnings } = registryFromCatalogue(catalogue(a, b));
       expect(registry.collection('a')!.relationships.size).to.equal(0);
-      expect(warnings).to.deep.equal(['a: foreign key (x, y) → b: a key of several columns gives no relationship']);
+      expect(warnings).to.deep.equal([
+        'a: foreign key (x, y) → b: a key of several columns gives a relationship only when it refers to the primary key of a served table',
+      ]);
+    });
+
+    it('makes a composite foreign key to a primary key a relationship and its inverse, paired in key order', () => {
+      const a = table('a', ['id:integer+', 'x:integer', 'y:integer'], {
+        foreignKeys: [{ columns: ['y', 'x'], table: 'b', references: ['q', 'p'] }],
+      });
+      const b = table('b', ['p:integer', 'q:integer'], { primaryKey: ['p', 'q'] });
+      const { registry, warnings } = registryFromCatalogue(catalogue(a, b));
+      expect(warnings).to.deep.equal([]);
+      expect(registry.collection('a')!.relationships.get('b')).to.deep.include({
+        cardinality: 'one',
+        join: { kind: 'composite', on: 'owner', ownColumns: ['x', 'y'], targetColumns: ['p', 'q'] },
+      });
+      expect(registry.collection('b')!.relationships.get('as')).to.deep.include({
+        cardinality: 'many',
+        join: { kind: 'composite', on: 'target', ownColumns: ['p', 'q'], targetColumns: ['x', 'y'] },
+      });
+      expect(registry.collection('b')!.model.keyColumns).to.deep.equal(['p', 'q']);
     });
 
     it('leaves knex migration tables out unless exposed', () => {

@@ -1,6 +1,7 @@
 import { signDevelopmentToken, validateAuthConfig } from '@colapi/auth';
 import { connect, disconnect, type Database } from '@colapi/sql-compiler';
 import { HttpClient, testDatabaseOrSkip, testedKinds, type TestDatabase } from '@colapi/test-fixtures/testing';
+import { operationAt, schemaChecker } from '@colapi/openapi-check';
 import { expect } from 'chai';
 import { serveCatalogue, type CatalogueServer } from '../src/index.js';
 
@@ -344,7 +345,10 @@ for (const kind of testedKinds()) {
       ]);
       expect(lines.body.included.map((r: { id: string }) => r.id)).to.deep.equal(['1', '2', '3']);
       const plain = await a.get('/api/order_line/2,1');
-      expect(plain.body.data.relationships.shipment_items.data.map((r: { id: string }) => r.id)).to.deep.equal(['2', '3']);
+      expect(plain.body.data.relationships.shipment_items.data.map((r: { id: string }) => r.id)).to.deep.equal([
+        '2',
+        '3',
+      ]);
       expect(ids((await a.get('/api/order_line/2,1/shipment_items?sort=-qty')).body)).to.deep.equal(['3', '2']);
       expect((await a.get('/api/shipment_item/3/order_line')).body.data).to.include({ type: 'order_line', id: '2,1' });
       expect((await a.get('/api/shipment_item/4/order_line')).body.data).to.equal(null);
@@ -352,9 +356,13 @@ for (const kind of testedKinds()) {
       expect(linkage.body.data.map((r: { id: string }) => r.id)).to.deep.equal(['2', '3']);
       const toOne = await a.get('/api/shipment_item/1/relationships/order_line');
       expect(toOne.body.data).to.deep.equal({ type: 'order_line', id: '1,2' });
-      const bySku = await a.get(`/api/shipment_item?${objects([{ name: 'order_line', op: 'has', val: { name: 'sku', op: 'eq', val: 'fig' } }])}`);
+      const bySku = await a.get(
+        `/api/shipment_item?${objects([{ name: 'order_line', op: 'has', val: { name: 'sku', op: 'eq', val: 'fig' } }])}`,
+      );
       expect(ids(bySku.body)).to.deep.equal(['2', '3']);
-      const anyQty = await a.get(`/api/order_line?${objects([{ name: 'shipment_items', op: 'any', val: { name: 'qty', op: '>', val: 4 } }])}`);
+      const anyQty = await a.get(
+        `/api/order_line?${objects([{ name: 'shipment_items', op: 'any', val: { name: 'qty', op: '>', val: 4 } }])}`,
+      );
       expect(ids(anyQty.body)).to.deep.equal(['2,1']);
       const sorted = await a.get('/api/shipment_item?sort=-order_line.sku,id');
       expect(ids(sorted.body)).to.deep.equal(['1', '2', '3', '4']);
@@ -362,7 +370,9 @@ for (const kind of testedKinds()) {
       expect(legacy.body.shipment_items.map((s: { id: number }) => s.id)).to.deep.equal([2, 3]);
       const nested = await b.get('/api/shipment_item/1');
       expect(nested.body.order_line).to.include({ id: '1,2', sku: 'pear' });
-      const legacyFilter = await b.get(`/api/shipment_item?${q({ filters: [{ name: 'order_line__sku', op: '==', val: 'pear' }] })}`);
+      const legacyFilter = await b.get(
+        `/api/shipment_item?${q({ filters: [{ name: 'order_line__sku', op: '==', val: 'pear' }] })}`,
+      );
       expect(legacyFilter.body.objects.map((s: { id: number }) => s.id)).to.deep.equal([1]);
       const legacyRelated = await b.get('/api/order_line/2,1/shipment_items');
       expect(legacyRelated.body.objects.map((s: { id: number }) => s.id)).to.deep.equal([2, 3]);
@@ -454,6 +464,28 @@ for (const kind of testedKinds()) {
       expect((await b.delete('/api/order_line/2,2')).status).to.equal(204);
       expect((await b.delete('/api/order_line/x,2')).status).to.equal(404);
       expect(ids((await a.get('/api/order_line')).body)).to.deep.equal(['1,2', '2,1']);
+    });
+
+    it('answers what its OpenAPI document says, and describes the id, in both formats', async () => {
+      for (const [client, one, list] of [
+        [a, '/api/shipment_item/1?include=order_line', '/api/order_line?include=shipment_items'],
+        [b, '/api/order_line/2,1', '/api/order_line'],
+      ] as const) {
+        const doc = (await client.get('/api/openapi.json')).body;
+        const check = schemaChecker(doc);
+        const schemaOf = (path: string) =>
+          Object.values(operationAt(doc, path, 'get').responses['200']!.content!)[0]!.schema as object;
+        const path = one.startsWith('/api/shipment_item') ? '/api/shipment_item/{id}' : '/api/order_line/{id}';
+        expect(check(schemaOf(path), (await client.get(one)).body), `${one}`).to.equal(undefined);
+        expect(check(schemaOf('/api/order_line'), (await client.get(list)).body), list).to.equal(undefined);
+        const parameters = operationAt(doc, '/api/order_line/{id}', 'get').parameters as {
+          name: string;
+          description?: string;
+        }[];
+        expect(parameters.find((p) => p.name === 'id')?.description).to.match(
+          /order_id, line_no, in that order, joined by ","/,
+        );
+      }
     });
 
     it('keeps to the rows access rules let a role read and update', async () => {

@@ -51,12 +51,15 @@ export function defineModel(def: ModelDefinition): ModelSchema {
   for (const r of relationships.values()) {
     if (columns.has(r.name)) throw new Error(`model ${def.name}: relationship "${r.name}" has the name of a column`);
     for (const own of ownColumns(r.join)) {
-      if (!columns.has(own)) throw new Error(`model ${def.name}: relationship "${r.name}" joins on unknown column "${own}"`);
+      if (!columns.has(own))
+        throw new Error(`model ${def.name}: relationship "${r.name}" joins on unknown column "${own}"`);
       if (columns.get(own)!.column !== undefined)
         throw new Error(`model ${def.name}: relationship "${r.name}" joins on "${own}", a renamed column`);
     }
     if (r.join.kind === 'composite' && r.join.ownColumns.length !== r.join.targetColumns.length)
-      throw new Error(`model ${def.name}: relationship "${r.name}" pairs ${r.join.ownColumns.length} columns with ${r.join.targetColumns.length}`);
+      throw new Error(
+        `model ${def.name}: relationship "${r.name}" pairs ${r.join.ownColumns.length} columns with ${r.join.targetColumns.length}`,
+      );
   }
   const virtualAttributes = new Map((def.virtualAttributes ?? []).map((v) => [v.name, v]));
   return Object.freeze({

@@ -157,7 +157,9 @@ function buildCompositeRelated(
   for (const ref of keyRefs(target, t)) qb.orderBy(ref, 'asc');
   const full = relations ? resourceRowDecoder(dialect, target, linkage) : undefined;
   const ownerOf = (raw: Row) =>
-    formatCompositeId(join.targetColumns.map((c, i) => dialect.decodeValue(target.columns.get(c)!, raw[`${OWNER_COLUMN}${i}`])));
+    formatCompositeId(
+      join.targetColumns.map((c, i) => dialect.decodeValue(target.columns.get(c)!, raw[`${OWNER_COLUMN}${i}`])),
+    );
   const decode = (raw: Row): RelatedRow => {
     if (!full) return { owner: ownerOf(raw), id: String(keyOfRow(ctx, target, raw)) };
     const row = full(raw);

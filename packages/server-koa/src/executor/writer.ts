@@ -10,7 +10,14 @@ import {
   type ResourceWrite,
   type ScalarValue,
 } from '@colapi/query-ast';
-import { errorKind, runStatement, singleJoin, type ResourceRow, type SqlCompiler, type Statement } from '@colapi/sql-compiler';
+import {
+  errorKind,
+  runStatement,
+  singleJoin,
+  type ResourceRow,
+  type SqlCompiler,
+  type Statement,
+} from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import { keyIn } from './key-filter.js';
 import { keyValue } from './keys.js';
