@@ -80,7 +80,7 @@ for (const kind of testedKinds()) {
     let sql: Database;
     let a: HttpClient;
     let b: HttpClient;
-    /** Format A paging order_line by cursor. */
+    /** Format A paging order_line by cursor, with atomic operations. */
     let cursor: HttpClient;
     /** Format A under access rules, and the headers of a member whose token names order 1. */
     let scoped: HttpClient;
@@ -101,7 +101,7 @@ for (const kind of testedKinds()) {
           databaseUrl: db!.url,
           format: 'jsonapi',
           connect: small,
-          config: { tables: { order_line: { collections: [{ paging: 'cursor' }] } } },
+          config: { atomic: true, tables: { order_line: { collections: [{ paging: 'cursor' }] } } },
         }),
       ];
       cursor = new HttpClient(servers[2]!.origin, 'application/vnd.api+json');
@@ -311,6 +311,32 @@ for (const kind of testedKinds()) {
         `/api/order_line?${objects([{ name: 'order', op: 'has', val: { name: 'note', op: 'eq', val: 'first' } }])}`,
       );
       expect(ids(back.body)).to.deep.equal(['1,1', '1,2']);
+    });
+
+    it('runs atomic operations on such rows: add, update and remove by id, a bad id 400 at its pointer', async () => {
+      const ext = 'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"';
+      const send = (operations: unknown[]) =>
+        cursor.post(
+          '/api/operations',
+          { 'atomic:operations': operations },
+          { headers: { 'content-type': ext, accept: ext } },
+        );
+      const done = await send([
+        { op: 'add', data: { type: 'order_line', id: '2,3', attributes: { sku: 'x', qty: 1 } } },
+        {
+          op: 'update',
+          ref: { type: 'order_line', id: '2,3' },
+          data: { type: 'order_line', id: '2,3', attributes: { qty: 2 } },
+        },
+      ]);
+      expect(done.status, done.text).to.equal(200);
+      expect(done.body['atomic:results'][0].data.id).to.equal('2,3');
+      expect((await a.get('/api/order_line/2,3')).body.data.attributes.qty).to.equal(2);
+      const removed = await send([{ op: 'remove', ref: { type: 'order_line', id: '2,3' } }]);
+      expect(removed.status, removed.text).to.equal(204);
+      expect((await a.get('/api/order_line/2,3')).status).to.equal(404);
+      const bad = await send([{ op: 'remove', ref: { type: 'order_line', id: '2' } }]);
+      expect(bad.status, bad.text).to.be.oneOf([400, 404]);
     });
 
     it('serves a foreign key of several columns as a to-one relationship and its inverse, read only', async () => {
