@@ -31,6 +31,12 @@ function tagsOneResource(route: RouteEntry, method: HttpMethod): boolean {
   }
 }
 
+/** Whether the response is a JSONP script and nothing else. */
+const scriptOnly = (response: OpenApiObject): boolean => {
+  const types = Object.keys((response.content as OpenApiObject | undefined) ?? {});
+  return types.length > 0 && types.every((t) => t.includes('javascript'));
+};
+
 /** The response with `headers` added to those it has. */
 function withResponseHeaders(response: OpenApiObject, headers: OpenApiObject): OpenApiObject {
   return { ...response, headers: { ...(response.headers as OpenApiObject | undefined), ...headers } };
@@ -40,7 +46,8 @@ function withResponseHeaders(response: OpenApiObject, headers: OpenApiObject): O
  * The operation with what server-koa does about conditional requests, whatever the format: on a GET the
  * ETag of every 200, If-None-Match (304) and If-Match (412); on a write of one resource If-Match (required and
  * 428 under requireIfMatch) and If-None-Match, 412; the Resource-ETag of every 2xx about one resource.
- * Said once here, as the JSONP answer is, so that no format can describe the server's answers without it.
+ * Said once here, as the JSONP answer is, so that no format can describe the server's answers without it;
+ * applied after withJsonpAnswer, whose 200 of a write stands for its answer too.
  */
 export function withConditionalRequests(
   operation: OpenApiObject,
@@ -55,7 +62,11 @@ export function withConditionalRequests(
     if (!/^2\d\d$/.test(status)) continue;
     const headers: OpenApiObject = {};
     if (role === 'read' && status === '200') headers.ETag = headerRef(CONDITIONAL.etag);
-    if (tagged) headers['Resource-ETag'] = headerRef(CONDITIONAL.resourceTag);
+    // A 200 that only JSONP answers (a create's, whose own answer is 201) may wrap an error, which has no tag.
+    if (tagged)
+      headers['Resource-ETag'] = headerRef(
+        scriptOnly(response) ? CONDITIONAL.resourceTagWhenFound : CONDITIONAL.resourceTag,
+      );
     if (Object.keys(headers).length) responses[status] = withResponseHeaders(response, headers);
   }
   const parameters = [...((operation.parameters ?? []) as OpenApiObject[])];

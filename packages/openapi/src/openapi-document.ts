@@ -66,7 +66,7 @@ export function openApiDocument(registry: Registry, options: OpenApiOptions): Op
       // The format's error body, which 412 and 428 carry too.
       errorContent ??= ((operation.responses as Record<string, OpenApiObject> | undefined)?.['4XX']?.content ??
         undefined) as OpenApiObject | undefined;
-      item[method.toLowerCase()] = withJsonpAnswer(withConditionalRequests(operation, route, method, requireIfMatch));
+      item[method.toLowerCase()] = withConditionalRequests(withJsonpAnswer(operation), route, method, requireIfMatch);
     }
     if (Object.keys(item).length) paths[route.path] = item;
   }
