@@ -3,8 +3,8 @@ import type { TestResponse } from '@colapi/test-fixtures/testing';
 import { resolve } from './schema-values.js';
 
 type Header = { required?: boolean; schema?: object; $ref?: string };
-type Response = { $ref?: string; headers?: Record<string, Header>; content?: Record<string, { schema: object }> };
-type Responses = Record<string, Response>;
+export type Response = { $ref?: string; headers?: Record<string, Header>; content?: Record<string, { schema: object }> };
+export type Responses = Record<string, Response>;
 
 /**
  * Statuses an operation must declare by their own code: the answers of conditional requests, which a
@@ -25,7 +25,9 @@ export function documentedResponse(responses: Responses, status: number): [strin
 }
 
 /** What the headers of an answer say that the document does not: missing, undeclared or misshapen ones. */
-function headerProblems(response: Response, res: TestResponse, check: SchemaChecker, doc: object): string[] {
+export function headerProblems(
+  response: Response,
+  res: Pick<TestResponse, 'status' | 'headers'>, check: SchemaChecker, doc: object): string[] {
   const declared = new Map(
     Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), resolve(h, doc) as Header]),
   );
@@ -52,7 +54,12 @@ function headerProblems(response: Response, res: TestResponse, check: SchemaChec
  * What in an answer the document does not say: its status, its headers, its content type, or its body.
  * `doc` resolves the references of responses and headers (`#/components/responses/…`).
  */
-export function answerProblems(responses: Responses, res: TestResponse, check: SchemaChecker, doc: object): string[] {
+export function answerProblems(
+  responses: Responses,
+  res: Pick<TestResponse, 'status' | 'headers' | 'text'>,
+  check: SchemaChecker,
+  doc: object,
+): string[] {
   const documented = documentedResponse(responses, res.status);
   if (!documented) return [`status ${res.status} is not documented (${Object.keys(responses).join(', ')})`];
   const key = documented[0];
