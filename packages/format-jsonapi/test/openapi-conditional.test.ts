@@ -65,7 +65,9 @@ describe('openApiDocument (jsonapi): conditional requests', () => {
     for (const [path, method] of writes) {
       expect(parametersOf(doc, path, method), `${method} ${path}`).to.deep.equal(['If-Match', 'If-None-Match']);
       expect(parametersOf(strict, path, method), `${method} ${path}`).to.deep.equal(['If-Match!', 'If-None-Match']);
-      expect(Object.keys(operationAt(doc, path, method).responses)).to.include('412').and.not.include('428');
+      expect(Object.keys(operationAt(doc, path, method).responses))
+        .to.include('412')
+        .and.not.include('428');
       const required = operationAt(strict, path, method).responses['428']!;
       expect(required.content![MEDIA]!.schema.$ref).to.equal('#/components/schemas/jsonapi.error-document');
     }

@@ -35,7 +35,7 @@ describe('openApiDocument (legacy): conditional requests', () => {
     }
     expect(headersOf(doc, '/api/books/{id}', 'put', '200')).to.deep.equal(['Resource-ETag']);
     expect(headersOf(doc, '/api/books/{id}/tags/{related_id}', 'delete', '204')).to.deep.equal(['Resource-ETag']);
-    const text = parameter(doc, '/api/books/{id}/tags/{related_id}', 'delete', 'If-Match')!.description as string;
+    const text = parameter(doc, '/api/books/{id}/tags/{related_id}', 'delete', 'If-Match')!.description!;
     expect(text).to.match(/Resource-ETag of the resource at \{id\}/);
     expect(headersOf(doc, '/api/books', 'post', '201')).to.deep.equal(['Location', 'Resource-ETag']);
     expect(parameter(strict, '/api/books', 'post', 'If-Match')).to.equal(undefined);

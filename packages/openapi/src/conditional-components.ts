@@ -70,8 +70,7 @@ function parameters(requireIfMatch: boolean): Record<string, OpenApiObject> {
     [CONDITIONAL.ifMatchRead]: {
       name: 'If-Match',
       in: 'header',
-      description:
-        'ETags of this answer, or *: unless one is the current ETag (strong comparison), the answer is 412.',
+      description: 'ETags of this answer, or *: unless one is the current ETag (strong comparison), the answer is 412.',
       schema: TAG_LIST,
       example: '*',
     },

@@ -29,7 +29,12 @@ const METHODS: Record<RouteKind, readonly HttpMethod[]> = {
   relationship: [],
   evaluate: [],
 };
-const plain: DescribedFormat = { name: 'plain', mediaType: 'text/plain', methodsFor: (k) => METHODS[k], openApi: PLAIN };
+const plain: DescribedFormat = {
+  name: 'plain',
+  mediaType: 'text/plain',
+  methodsFor: (k) => METHODS[k],
+  openApi: PLAIN,
+};
 
 type Doc = ReturnType<typeof openApiDocument>;
 const raw = (doc: Doc, path: string, method: string) =>
@@ -80,14 +85,20 @@ describe('openApiDocument: conditional requests', () => {
         '#/components/parameters/If-Match.write',
         '#/components/parameters/If-None-Match.write',
       ]);
-      expect(raw(doc, '/api/books/{id}', method).responses).to.have.property('412').and.not.have.property('428');
+      expect(raw(doc, '/api/books/{id}', method).responses)
+        .to.have.property('412')
+        .and.not.have.property('428');
     }
     expect(components(doc).parameters!['If-Match.write']).not.to.have.property('required');
     expect(components(doc).responses).not.to.have.property('PreconditionRequired');
   });
 
   it('requires If-Match and documents 428 on those writes under requireIfMatch, never on a create', () => {
-    expect(components(strict).parameters!['If-Match.write']).to.include({ name: 'If-Match', in: 'header', required: true });
+    expect(components(strict).parameters!['If-Match.write']).to.include({
+      name: 'If-Match',
+      in: 'header',
+      required: true,
+    });
     expect(raw(strict, '/api/books/{id}', 'patch').responses['428']).to.deep.equal({
       $ref: '#/components/responses/PreconditionRequired',
     });
@@ -119,6 +130,8 @@ describe('openApiDocument: conditional requests', () => {
 
   it('says in If-Match which tag a write takes: the Resource-ETag, not the ETag of a read', () => {
     const text = components(doc).parameters!['If-Match.write'].description as string;
-    expect(text).to.match(/^The Resource-ETag/).and.match(/ETag of a read .* does not match/);
+    expect(text)
+      .to.match(/^The Resource-ETag/)
+      .and.match(/ETag of a read .* does not match/);
   });
 });

@@ -3,7 +3,11 @@ import type { TestResponse } from '@colapi/test-fixtures/testing';
 import { resolve } from './schema-values.js';
 
 type Header = { required?: boolean; schema?: object; $ref?: string };
-export type Response = { $ref?: string; headers?: Record<string, Header>; content?: Record<string, { schema: object }> };
+export type Response = {
+  $ref?: string;
+  headers?: Record<string, Header>;
+  content?: Record<string, { schema: object }>;
+};
 export type Responses = Record<string, Response>;
 
 /**
@@ -27,7 +31,10 @@ export function documentedResponse(responses: Responses, status: number): [strin
 /** What the headers of an answer say that the document does not: missing, undeclared or misshapen ones. */
 export function headerProblems(
   response: Response,
-  res: Pick<TestResponse, 'status' | 'headers'>, check: SchemaChecker, doc: object): string[] {
+  res: Pick<TestResponse, 'status' | 'headers'>,
+  check: SchemaChecker,
+  doc: object,
+): string[] {
   const declared = new Map(
     Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), resolve(h, doc) as Header]),
   );

@@ -31,7 +31,8 @@ function problemsOf(answer: WatchedAnswer, paths: PathPattern[], check: ReturnTy
   const operation = paths.find((p) => p.pattern.test(path))?.item[method];
   if (!operation) return [`${answer.method} ${path}: no operation of the document`];
   const where = `${answer.method} ${answer.path} answered ${answer.status}`;
-  if (answer.method !== 'HEAD') return answerProblems(operation.responses, answer, check, doc).map((p) => `${where}: ${p}`);
+  if (answer.method !== 'HEAD')
+    return answerProblems(operation.responses, answer, check, doc).map((p) => `${where}: ${p}`);
   const documented = documentedResponse(operation.responses, answer.status);
   if (!documented) return [`${where}: status ${answer.status} is not documented`];
   return headerProblems(resolve(documented[1], doc), answer, check, doc).map((p) => `${where}: ${p}`);

@@ -4,7 +4,15 @@ export type DocumentPaths = { paths: Record<string, object>; components?: unknow
 /** An operation as the tests read it. */
 export type OperationObject = {
   operationId: string;
-  parameters: { name: string; in?: string; required?: boolean; schema?: unknown; content?: unknown; $ref?: string }[];
+  parameters: {
+    name: string;
+    in?: string;
+    required?: boolean;
+    description?: string;
+    schema?: unknown;
+    content?: unknown;
+    $ref?: string;
+  }[];
   requestBody?: { content: Record<string, { schema: unknown }> };
   responses: Record<
     string,
