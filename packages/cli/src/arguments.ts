@@ -250,6 +250,11 @@ function readArguments(
   const portText = (values.port as string | undefined) ?? '8080';
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
     throw new UsageError(`--port must be a number from 0 to 65535; got "${portText}"`);
+  const workers = workersOf(values.workers as string | undefined);
+  if (workers > 1 && /^(sqlite|file):(\/\/)?(:memory:)?$/i.test(databaseUrl))
+    throw new UsageError(
+      '--workers needs a database the workers share: an in-memory SQLite database is one per process',
+    );
   const logLevel = values['log-level'] as string | undefined;
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel))
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}; got "${logLevel}"`);
@@ -266,7 +271,7 @@ function readArguments(
     ...(logLevel === undefined ? {} : { logLevel }),
     ...cursorSecretOf(values['cursor-secret'] as string | undefined),
     ...(values['require-if-match'] ? { requireIfMatch: true } : {}),
-    workers: workersOf(values.workers as string | undefined),
+    workers,
     cwd,
     ...adminArguments(values),
   };

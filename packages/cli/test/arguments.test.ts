@@ -200,7 +200,11 @@ describe('colapi arguments', () => {
       expect(mistake(['serve', 'sqlite::memory:', `--workers=${workers}`])).to.equal(
         `--workers must be a whole number from 1 to 64; got "${workers}"`,
       );
-    expect(parseArguments(['serve', 'sqlite::memory:', '--workers', '64'], {})).to.include({ workers: 64 });
+    expect(parseArguments(['serve', 'sqlite:x.db', '--workers', '64'], {})).to.include({ workers: 64 });
+    expect(mistake(['serve', 'sqlite::memory:', '--workers', '2'])).to.equal(
+      '--workers needs a database the workers share: an in-memory SQLite database is one per process',
+    );
+    expect(parseArguments(['serve', 'sqlite::memory:', '--workers', '1'], {})).to.include({ workers: 1 });
   });
 
   it('documents each variable in --help', () => {
