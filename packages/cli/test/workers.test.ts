@@ -9,6 +9,7 @@ import {
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -258,4 +259,53 @@ describe('colapi serve --workers 2: one port, one admin listener answering for e
       });
     });
   }
+});
+
+describe('colapi serve --workers: starting and stopping', function () {
+  this.timeout(180_000);
+  let dir: string;
+  let url: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'colapi-workers-start-'));
+    url = `sqlite:${join(dir, 'tags.sqlite')}`;
+    const sql = connect(url);
+    try {
+      await sql.knex.raw('create table tag (id integer primary key, name varchar(40) not null)');
+    } finally {
+      await disconnect(sql);
+    }
+  });
+
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a worker that cannot start stops them all: told on standard error, exit code 1', async () => {
+    // The primary reads the catalogue and forks; the workers find the port taken.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as { port: number }).port;
+      const run = colapi(['serve', url, '--port', String(port), '--workers', '2']);
+      expect(await run.exited).to.equal(1);
+      expect(run.stderr).to.contain('colapi: cannot listen:');
+      expect(run.stderr).to.match(/colapi: a worker failed to start \(1\); stopping/);
+      expect(run.stdout).not.to.contain('listening on');
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('Ctrl+C (SIGINT) to the primary stops every worker without the grace period, exit 0', async () => {
+    const run = colapi(['serve', url, '--port', '0', '--workers', '2', '--grace', '60']);
+    try {
+      const origin = (await line(run, /^listening on (\S+)$/, 1, 150_000))[1]!;
+      expect((await getApart(`${origin}/api/tag`)).status).to.equal(200);
+      const signalled = performance.now();
+      run.child.kill('SIGINT');
+      expect(await run.exited).to.equal(0);
+      expect(performance.now() - signalled).to.be.below(20_000);
+    } finally {
+      await stop(run);
+    }
+  });
 });
