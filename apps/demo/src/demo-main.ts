@@ -1,5 +1,12 @@
 import { startOtlpTracing, stopTracing } from '@colapi/node-support';
-import { runPrimary, servingAdmin, servingChecks, type AdminServer, type ServingChecks } from '@colapi/server-koa';
+import {
+  clusterSecret,
+  runPrimary,
+  servingAdmin,
+  servingChecks,
+  type AdminServer,
+  type ServingChecks,
+} from '@colapi/server-koa';
 import { redactUrl } from '@colapi/sql-compiler';
 import cluster from 'node:cluster';
 import { pino } from 'pino';
@@ -34,6 +41,8 @@ async function main(): Promise<void> {
         : await servingAdmin({ port: config.adminPort, host: config.host, workers: config.workers });
     // The tables are created and seeded once, here; then the workers share the port.
     await prepareDemo({ databaseUrl: config.databaseUrl, logger });
+    // Made before the fork, so that every worker signs and reads cursors with this one key.
+    clusterSecret();
     runPrimary({
       workers: config.workers,
       onListening: ({ port }) => {

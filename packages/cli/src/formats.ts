@@ -1,8 +1,7 @@
 import { jsonApiFormat } from '@colapi/format-jsonapi';
 import { legacyFormat } from '@colapi/format-legacy';
 import type { WireFormat } from '@colapi/wire-format';
-import cluster from 'node:cluster';
-import { randomBytes } from 'node:crypto';
+import { clusterSecret } from '@colapi/server-koa';
 
 /** Settings a format may read; the others ignore them. */
 export interface FormatSettings {
@@ -10,16 +9,12 @@ export interface FormatSettings {
   readonly cursorSecret?: string;
 }
 
-/** Where a `--workers` primary hands its random cursor key to its workers (set in their environment only). */
-export const WORKERS_CURSOR_SECRET = 'COLAPI_WORKERS_CURSOR_SECRET';
-
 /**
  * The cursor key when none is configured: random, made once per process so that a reload keeps cursors
- * valid; the workers of one `colapi serve --workers` take their primary's, so that a cursor one made
- * another reads. A restart makes another.
+ * valid; the workers of one `colapi serve --workers` share their primary's (clusterSecret), so that a
+ * cursor one made another reads. A restart makes another.
  */
-const PROCESS_CURSOR_SECRET =
-  (cluster.isWorker ? process.env[WORKERS_CURSOR_SECRET] : undefined) || randomBytes(32).toString('base64url');
+const PROCESS_CURSOR_SECRET = clusterSecret();
 
 /** The wire formats `--format` names; a format is one entry here. */
 const FORMATS: Readonly<Record<string, (settings: FormatSettings) => WireFormat>> = Object.freeze({

@@ -3,12 +3,10 @@ import { startOtlpTracing, stopTracing } from '@colapi/node-support';
 import { runPrimary, servingAdmin, type AdminServer } from '@colapi/server-koa';
 import { redactUrl } from '@colapi/sql-compiler';
 import cluster from 'node:cluster';
-import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { HELP, parseArguments, UsageError, type ServeArguments } from './arguments.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from './config-file.js';
 import { withCorsOrigins } from './cors-origins.js';
-import { WORKERS_CURSOR_SECRET } from './formats.js';
 import { DatabaseUnavailable, type Generation } from './generation.js';
 import { originOf, readCatalogueOnce, serveCatalogue, type CatalogueServer, type ServeOptions } from './serve.js';
 import { developmentToken } from './token.js';
@@ -151,9 +149,8 @@ async function startPrimary(args: ServeArguments, out: Output, grace: number): P
     await admin?.close();
     throw error;
   }
-  // Cursors must read the same in every worker: without a key configured, one random key for them all.
-  if (args.cursorSecret === undefined && configReader(args)().cursorSecret === undefined)
-    process.env[WORKERS_CURSOR_SECRET] = randomBytes(32).toString('base64url');
+  // Cursors must read the same in every worker: without a key configured, the primary's random one
+  // (formats.ts made it on import, before any fork) is theirs too.
   runPrimary({
     workers,
     onListening: ({ port }) => {

@@ -1,5 +1,6 @@
 export { createApi, type ApiMiddleware } from './create-api.js';
 export { runPrimary, workersOption, workersProblem, type ClusterOptions } from './cluster.js';
+export { clusterSecret } from './cluster-secret.js';
 export type { ApiOptions, ResponseHook } from './api-options.js';
 export type { AccessOptions } from './access/access-options.js';
 export { Executor } from './executor/executor.js';
