@@ -124,6 +124,12 @@ export function servedColumns(
       continue;
     }
     const type = settings.type ?? c.type;
+    // Bytes hold a UUID only as bytes, which no dialect binds or reads as one yet (MySQL's binary(16)).
+    if (settings.type === 'uuid' && c.type === 'binary')
+      throw new CatalogueConfigError(
+        `${at}.type`,
+        `${c.sqlType} keeps bytes; colapi serves UUIDs kept as text (char(36)) or in a uuid type, not as bytes yet`,
+      );
     const leftOut = type === undefined ? `type ${c.sqlType} is not one colapi supports` : undefined;
     if (leftOut !== undefined) {
       if (c.name === key) {

@@ -44,7 +44,9 @@ for (const kind of testedKinds()) {
     before(async function () {
       db = await testDatabaseOrSkip(this, kind);
       sql = connect(db!.url, { pool: { min: 0, max: 1 } });
-      for (const statement of BIG_SCHEMAS[kind]) await sql.knex.raw(statement);
+      const schema = BIG_SCHEMAS[kind];
+      if (!schema) throw new Error(`no schema of big keys for ${kind}: add one`);
+      for (const statement of schema) await sql.knex.raw(statement);
       const small = { pool: { min: 0, max: 2 } };
       servers = [
         await serveCatalogue({ databaseUrl: db!.url, format: 'jsonapi', connect: small }),
@@ -125,6 +127,135 @@ for (const kind of testedKinds()) {
       expect(linkage.body.data).to.deep.equal([{ type: 'entry', id: BIGGER }]);
       const withLinkage = await a.get(`/api/account/${BIG}`);
       expect(withLinkage.body.data.relationships.entries.data).to.deep.equal([{ type: 'entry', id: BIGGER }]);
+    });
+  });
+}
+
+const FIRST = 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11';
+const SECOND = 'b1ffcd00-0d1c-4f09-8c7e-7cc0ce491b22';
+
+/** MariaDB/MySQL only: PostgreSQL and SQLite declare a UUID `uuid` (types.test.ts serves it there). */
+const CHAR_UUID_SCHEMA = [
+  'create table owner (id char(36) primary key, name varchar(50) not null, code char(36))',
+  'create table pet (petId char(36) primary key, owner_id char(36), label varchar(50), foreign key (owner_id) references owner (id))',
+  // Named as an id but holding other text: stays text.
+  'create table ticket (ticket_id char(36) primary key, note varchar(20))',
+  "insert into ticket values ('TICKET-0000000000000000000000000001', 'kept')",
+];
+
+for (const kind of testedKinds()) {
+  const has = kind === 'mysql';
+  describe(`colapi serve: UUIDs kept as char(36) [${kind}${has ? '' : ': skipped, it declares uuid'}]`, function () {
+    this.timeout(60_000);
+    let db: TestDatabase | undefined;
+    let sql: Database;
+    let a: HttpClient;
+    let b: HttpClient;
+    let servers: CatalogueServer[] = [];
+
+    before(async function () {
+      if (!has) this.skip();
+      db = await testDatabaseOrSkip(this, kind);
+      sql = connect(db!.url, { pool: { min: 0, max: 1 } });
+      for (const statement of CHAR_UUID_SCHEMA) await sql.knex.raw(statement);
+      const small = { pool: { min: 0, max: 2 } };
+      servers = [
+        await serveCatalogue({ databaseUrl: db!.url, format: 'jsonapi', connect: small }),
+        await serveCatalogue({ databaseUrl: db!.url, format: 'legacy', connect: small }),
+      ];
+      a = new HttpClient(servers[0]!.origin, 'application/vnd.api+json');
+      b = new HttpClient(servers[1]!.origin, 'application/json');
+    });
+    after(async () => {
+      for (const s of servers) await s.close(500);
+      if (sql) await disconnect(sql);
+      await db?.drop();
+    });
+
+    it('serves a char(36) named as an id as a uuid, and one holding other text as text', () => {
+      const { registry } = servers[0]!.current();
+      expect(registry.collection('owner')!.columns.get('id')).to.include({ type: 'uuid' });
+      expect(registry.collection('pet')!.columns.get('petId')).to.include({ type: 'uuid' });
+      expect(registry.collection('pet')!.columns.get('owner_id')).to.include({ type: 'uuid' });
+      // Not named as an id: its name does not say what it holds.
+      expect(registry.collection('owner')!.columns.get('code')).to.include({ type: 'string' });
+      expect(registry.collection('ticket')!.columns.get('ticket_id')).to.include({ type: 'string' });
+    });
+
+    it('creates, fetches by id, filters and sorts by a char(36) UUID key', async () => {
+      const upper = await a.post('/api/owner', {
+        data: { type: 'owner', id: FIRST.toUpperCase(), attributes: { name: 'x' } },
+      });
+      expect(upper.status).to.equal(400);
+      expect(upper.body.errors[0].source).to.deep.equal({ pointer: '/data/id' });
+      const first = await a.post('/api/owner', { data: { type: 'owner', id: FIRST, attributes: { name: 'first' } } });
+      expect(first.status, JSON.stringify(first.body)).to.equal(201);
+      expect(first.body.data.id).to.equal(FIRST);
+      expect((await b.post('/api/owner', { id: SECOND, name: 'second' })).status).to.equal(201);
+      expect((await a.get(`/api/owner/${FIRST}`)).body.data.attributes).to.deep.include({ name: 'first' });
+      expect((await b.get(`/api/owner/${SECOND}`)).body).to.deep.include({ id: SECOND, name: 'second' });
+      expect((await a.get(`/api/owner/${FIRST.toUpperCase()}`)).status).to.equal(404);
+      const ids = async (filter: unknown) =>
+        (await a.get(`/api/owner?filter[objects]=${encodeURIComponent(JSON.stringify([filter]))}`)).body.data.map(
+          (r: { id: string }) => r.id,
+        );
+      // Any letter case is accepted in a filter and compared in lower case.
+      expect(await ids({ name: 'id', op: '==', val: FIRST.toUpperCase() })).to.deep.equal([FIRST]);
+      expect(await ids({ name: 'id', op: 'in', val: [SECOND] })).to.deep.equal([SECOND]);
+      expect(await ids({ name: 'id', op: '>', val: FIRST })).to.deep.equal([SECOND]);
+      expect((await a.get('/api/owner?sort=-id')).body.data.map((r: { id: string }) => r.id)).to.deep.equal([
+        SECOND,
+        FIRST,
+      ]);
+    });
+
+    it('refuses a malformed UUID with 400 naming the field or the parameter, before any SQL', async () => {
+      const bad = await a.post('/api/pet', {
+        data: { type: 'pet', id: SECOND, attributes: { label: 'x', owner_id: 'nope' } },
+      });
+      expect(bad.status, JSON.stringify(bad.body)).to.equal(400);
+      const filter = encodeURIComponent(JSON.stringify([{ name: 'id', op: '==', val: 'not-a-uuid' }]));
+      const r = await a.get(`/api/owner?filter[objects]=${filter}`);
+      expect(r.status).to.equal(400);
+      expect(r.body.errors[0].source).to.deep.equal({ parameter: 'filter[objects]' });
+      expect(r.body.errors[0].detail).to.include('id');
+    });
+
+    it('relates rows through a char(36) foreign key: relationship, include, linkage', async () => {
+      const pet = await a.post('/api/pet', {
+        data: {
+          type: 'pet',
+          id: SECOND,
+          attributes: { label: 'cat' },
+          relationships: { owner: { data: { type: 'owner', id: FIRST } } },
+        },
+      });
+      expect(pet.status, JSON.stringify(pet.body)).to.equal(201);
+      expect((await a.get(`/api/owner/${FIRST}/pets`)).body.data.map((p: { id: string }) => p.id)).to.deep.equal([
+        SECOND,
+      ]);
+      const included = await a.get(`/api/pet/${SECOND}?include=owner`);
+      expect(included.body.included[0]).to.deep.include({ type: 'owner', id: FIRST });
+      expect((await a.get(`/api/owner/${FIRST}`)).body.data.relationships.pets.data).to.deep.equal([
+        { type: 'pet', id: SECOND },
+      ]);
+      const missing = await a.post('/api/pet', {
+        data: {
+          type: 'pet',
+          id: FIRST,
+          relationships: { owner: { data: { type: 'owner', id: '00000000-0000-0000-0000-000000000000' } } },
+        },
+      });
+      expect(missing.status).to.equal(404);
+    });
+
+    it('describes a char(36) UUID as format uuid in OpenAPI, and serves text ids as before', async () => {
+      // Format B shows the key and the foreign key as fields.
+      const doc = (await b.get('/api/openapi.json')).body;
+      expect(JSON.stringify(doc)).to.include('"format":"uuid"');
+      const ticket = await a.get('/api/ticket/TICKET-0000000000000000000000000001');
+      expect(ticket.status).to.equal(200);
+      expect(ticket.body.data.attributes).to.deep.equal({ note: 'kept' });
     });
   });
 }

@@ -102,15 +102,21 @@ function buildRelated(
   qb.select(knex.raw('?? as ??', [ownerRef, OWNER_COLUMN]), ...columns)
     .whereIn(ownerRef, ownerValues as Knex.Value[])
     .orderBy(keyRef, 'asc');
+  // The owner's join value as the owner's row decoded it (a UUID in lower case), where its column is the
+  // target's (the two ends of a foreign key share a type); a join table's own column is read as it comes.
+  const ownerColumn = join.kind === 'through' ? undefined : target.columns.get(join.targetColumn);
+  const owner = ownerColumn
+    ? (raw: Row) => String(dialect.decodeValue(ownerColumn, raw[OWNER_COLUMN]))
+    : (raw: Row) => String(raw[OWNER_COLUMN]);
   let decode: (raw: Row) => RelatedRow;
   if (relations) {
     const full = resourceRowDecoder(dialect, target, linkage);
     decode = (raw) => {
       const row = full(raw);
-      return { owner: String(raw[OWNER_COLUMN]), id: String(row.values[target.key]), row };
+      return { owner: owner(raw), id: String(row.values[target.key]), row };
     };
   } else {
-    decode = (raw) => ({ owner: String(raw[OWNER_COLUMN]), id: String(dialect.decodeValue(key, raw[target.key])) });
+    decode = (raw) => ({ owner: owner(raw), id: String(dialect.decodeValue(key, raw[target.key])) });
   }
   return { ...statementOf(qb, ({ rows }) => rows.map(decode)), carried: relations ? linkage.carried : new Set() };
 }

@@ -209,8 +209,10 @@ export const mysql: Dialect = {
       case 'set':
         return raw === '' ? [] : String(raw).split(',');
       case 'enum':
-      case 'uuid':
         return Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
+      case 'uuid':
+        // MariaDB's uuid answers in lower case; a char(36) holds what was written (the catalogue serves one in lower case).
+        return (Buffer.isBuffer(raw) ? raw.toString('utf8') : String(raw)).toLowerCase();
       case 'string':
         // Text read through exactText (a binary cast) arrives as bytes.
         return Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
