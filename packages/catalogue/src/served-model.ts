@@ -124,12 +124,9 @@ export function servedColumns(
       continue;
     }
     const type = settings.type ?? c.type;
-    // Bytes hold a UUID only as bytes, which no dialect binds or reads as one yet (MySQL's binary(16)).
-    if (settings.type === 'uuid' && c.type === 'binary')
-      throw new CatalogueConfigError(
-        `${at}.type`,
-        `${c.sqlType} keeps bytes; colapi serves UUIDs kept as text (char(36)) or in a uuid type, not as bytes yet`,
-      );
+    // Bytes hold a UUID as its 16 bytes (MySQL's binary(16)); any other size cannot.
+    if (settings.type === 'uuid' && c.type === 'binary' && !/^binary\(16\)$/i.test(c.sqlType))
+      throw new CatalogueConfigError(`${at}.type`, `${c.sqlType} cannot hold a UUID's 16 bytes: only binary(16) can`);
     const leftOut = type === undefined ? `type ${c.sqlType} is not one colapi supports` : undefined;
     if (leftOut !== undefined) {
       if (c.name === key) {
@@ -179,8 +176,9 @@ function column(
   computed: boolean,
 ): ColumnSchema {
   const isKey = c.name === key;
-  // A configured type replaces the catalogue's, and the details of its type with it.
-  const detail = type === c.type ? c.detail : undefined;
+  // A configured type replaces the catalogue's, and the details of its type with it; bytes configured as a
+  // UUID keep it as its bytes.
+  const detail = type === c.type ? c.detail : type === 'uuid' && c.type === 'binary' ? { uuidBytes: true } : undefined;
   return {
     ...detail,
     ...(computed ? { readOnly: true } : {}),

@@ -259,3 +259,161 @@ for (const kind of testedKinds()) {
     });
   });
 }
+
+const THIRD = 'c2aade11-1e2d-4a1a-9d8f-8dd1df5a2c33';
+
+/** MariaDB/MySQL only: PostgreSQL and SQLite declare a UUID `uuid` (types.test.ts serves it there). */
+const BINARY_UUID_SCHEMA = [
+  'create table device (id binary(16) primary key, name varchar(50) not null)',
+  'create table reading (id binary(16) primary key, device_id binary(16), level int, foreign key (device_id) references device (id))',
+  'create table tag (id integer auto_increment primary key, label varchar(20))',
+  'create table device_tag (device_id binary(16) not null, tag_id integer not null, primary key (device_id, tag_id), foreign key (device_id) references device (id), foreign key (tag_id) references tag (id))',
+  // Bytes that are no key: base64, as before; one the configuration names a UUID.
+  'create table upload (id integer primary key, digest binary(16), origin binary(16))',
+];
+
+for (const kind of testedKinds()) {
+  const has = kind === 'mysql';
+  describe(`colapi serve: UUIDs kept as binary(16) [${kind}${has ? '' : ': skipped, it declares uuid'}]`, function () {
+    this.timeout(60_000);
+    let db: TestDatabase | undefined;
+    let sql: Database;
+    let a: HttpClient;
+    let b: HttpClient;
+    let servers: CatalogueServer[] = [];
+    const ids = async (path: string) => (await a.get(path)).body.data.map((r: { id: string }) => r.id);
+    const filtered = (filter: unknown) =>
+      ids(`/api/device?filter[objects]=${encodeURIComponent(JSON.stringify([filter]))}`);
+
+    before(async function () {
+      if (!has) this.skip();
+      db = await testDatabaseOrSkip(this, kind);
+      sql = connect(db!.url, { pool: { min: 0, max: 1 } });
+      for (const statement of BINARY_UUID_SCHEMA) await sql.knex.raw(statement);
+      const small = { pool: { min: 0, max: 2 } };
+      const config = { tables: { upload: { columns: { origin: { type: 'uuid' as const } } } } };
+      servers = [
+        await serveCatalogue({ databaseUrl: db!.url, format: 'jsonapi', connect: small, config }),
+        await serveCatalogue({ databaseUrl: db!.url, format: 'legacy', connect: small, config }),
+      ];
+      a = new HttpClient(servers[0]!.origin, 'application/vnd.api+json');
+      b = new HttpClient(servers[1]!.origin, 'application/json');
+    });
+    after(async () => {
+      for (const s of servers) await s.close(500);
+      if (sql) await disconnect(sql);
+      await db?.drop();
+    });
+
+    it('serves a binary(16) key and the foreign keys to it as UUIDs, other binary(16) as bytes', () => {
+      const { registry, warnings } = servers[0]!.current();
+      expect(warnings.filter((w) => /^(device|reading|tag|upload)\b/.test(w))).to.deep.equal([]);
+      expect(registry.collection('device')!.columns.get('id')).to.include({ type: 'uuid', uuidBytes: true });
+      expect(registry.collection('reading')!.columns.get('device_id')).to.include({ type: 'uuid', uuidBytes: true });
+      expect(registry.collection('upload')!.columns.get('digest')).to.include({ type: 'binary' });
+      expect(registry.collection('upload')!.columns.get('origin')).to.include({ type: 'uuid', uuidBytes: true });
+      expect([...registry.collection('device')!.relationships.keys()]).to.deep.equal(['readings', 'tags']);
+    });
+
+    it('creates with a client id, stores its 16 bytes, and answers the canonical text in both formats', async () => {
+      const upper = await a.post('/api/device', {
+        data: { type: 'device', id: FIRST.toUpperCase(), attributes: { name: 'x' } },
+      });
+      expect(upper.status).to.equal(400);
+      const first = await a.post('/api/device', { data: { type: 'device', id: FIRST, attributes: { name: 'first' } } });
+      expect(first.status, JSON.stringify(first.body)).to.equal(201);
+      expect(first.body.data.id).to.equal(FIRST);
+      const second = await b.post('/api/device', { id: SECOND, name: 'second' });
+      expect(second.status, JSON.stringify(second.body)).to.equal(201);
+      expect(second.body).to.deep.include({ id: SECOND, name: 'second' });
+      const [[row]] = (await sql.knex.raw('select lower(hex(id)) as hex from device where name = ?', ['first'])) as [
+        { hex: string }[],
+      ];
+      expect(row!.hex).to.equal(FIRST.replace(/-/g, ''));
+      expect((await a.get(`/api/device/${FIRST}`)).body.data).to.deep.include({ id: FIRST });
+      expect((await b.get(`/api/device/${SECOND}`)).body).to.deep.include({ id: SECOND, name: 'second' });
+      expect((await a.get(`/api/device/${FIRST.toUpperCase()}`)).status).to.equal(404);
+      expect((await a.get('/api/device/not-a-uuid')).status).to.equal(404);
+    });
+
+    it('filters by ==, in and ordering (by the stored bytes), and sorts', async () => {
+      expect(await filtered({ name: 'id', op: '==', val: FIRST.toUpperCase() })).to.deep.equal([FIRST]);
+      expect(await filtered({ name: 'id', op: 'in', val: [SECOND, THIRD] })).to.deep.equal([SECOND]);
+      expect(await filtered({ name: 'id', op: '>', val: FIRST })).to.deep.equal([SECOND]);
+      expect(await filtered({ name: 'id', op: '<=', val: FIRST })).to.deep.equal([FIRST]);
+      expect(await ids('/api/device?sort=-id')).to.deep.equal([SECOND, FIRST]);
+      expect(await ids('/api/device?sort=id')).to.deep.equal([FIRST, SECOND]);
+    });
+
+    it('refuses a malformed UUID with 400 naming the field or parameter', async () => {
+      const bad = await a.post('/api/reading', {
+        data: { type: 'reading', id: 'nope', attributes: { level: 1 } },
+      });
+      expect(bad.status, JSON.stringify(bad.body)).to.equal(400);
+      const filter = encodeURIComponent(JSON.stringify([{ name: 'id', op: '==', val: 'not-a-uuid' }]));
+      const r = await a.get(`/api/device?filter[objects]=${filter}`);
+      expect(r.status).to.equal(400);
+      expect(r.body.errors[0].source).to.deep.equal({ parameter: 'filter[objects]' });
+      const legacy = await b.post('/api/upload', { id: 1, origin: 'xyz' });
+      expect(legacy.status).to.equal(400);
+      expect(JSON.stringify(legacy.body)).to.include('origin');
+    });
+
+    it('relates rows through a binary(16) foreign key: create, related, include, linkage, filter', async () => {
+      const reading = await a.post('/api/reading', {
+        data: {
+          type: 'reading',
+          id: THIRD,
+          attributes: { level: 3 },
+          relationships: { device: { data: { type: 'device', id: FIRST } } },
+        },
+      });
+      expect(reading.status, JSON.stringify(reading.body)).to.equal(201);
+      expect(reading.body.data.relationships.device.data).to.deep.equal({ type: 'device', id: FIRST });
+      expect(await ids(`/api/device/${FIRST}/readings`)).to.deep.equal([THIRD]);
+      const included = await a.get(`/api/reading/${THIRD}?include=device`);
+      expect(included.body.included[0]).to.deep.include({ type: 'device', id: FIRST });
+      const list = await a.get('/api/device?include=readings');
+      expect(
+        list.body.data.map((d: { relationships: { readings: { data: unknown } } }) => d.relationships.readings.data),
+      ).to.deep.equal([[{ type: 'reading', id: THIRD }], []]);
+      expect(list.body.included.map((r: { id: string }) => r.id)).to.deep.equal([THIRD]);
+      const q = encodeURIComponent(JSON.stringify({ filters: [{ name: 'device_id', op: '==', val: FIRST }] }));
+      const byDevice = await b.get(`/api/reading?q=${q}`);
+      expect(byDevice.body.objects.map((r: { id: string; device_id: string }) => [r.id, r.device_id])).to.deep.equal([
+        [THIRD, FIRST],
+      ]);
+      // Moved to the other device through its relationship endpoint, then the first cannot go while referenced.
+      const moved = await a.patch(`/api/reading/${THIRD}/relationships/device`, {
+        data: { type: 'device', id: SECOND },
+      });
+      expect(moved.status, JSON.stringify(moved.body)).to.be.oneOf([200, 204]);
+      expect(await ids(`/api/device/${SECOND}/readings`)).to.deep.equal([THIRD]);
+      expect((await a.delete(`/api/device/${SECOND}`)).status).to.equal(409);
+    });
+
+    it('joins binary(16) keys through a join table: add, list, remove', async () => {
+      const tag = await a.post('/api/tag', { data: { type: 'tag', attributes: { label: 'hot' } } });
+      expect(tag.status).to.equal(201);
+      const link = { data: [{ type: 'tag', id: tag.body.data.id }] };
+      expect((await a.post(`/api/device/${FIRST}/relationships/tags`, link)).status).to.be.oneOf([200, 204]);
+      expect(await ids(`/api/device/${FIRST}/tags`)).to.deep.equal([tag.body.data.id]);
+      expect(await ids(`/api/tag/${tag.body.data.id}/devices`)).to.deep.equal([FIRST]);
+      expect((await a.get(`/api/device/${FIRST}`)).body.data.relationships.tags.data).to.deep.equal(link.data);
+      expect((await a.delete(`/api/device/${FIRST}/relationships/tags`, { body: link })).status).to.be.oneOf([
+        200, 204,
+      ]);
+      expect(await ids(`/api/device/${FIRST}/tags`)).to.deep.equal([]);
+    });
+
+    it('describes binary(16) UUIDs as format uuid in OpenAPI, and keeps other bytes base64', async () => {
+      const doc = JSON.stringify((await b.get('/api/openapi.json')).body);
+      expect(doc).to.include('"format":"uuid"');
+      expect(doc).to.include('"contentEncoding":"base64"');
+      const digest = Buffer.alloc(16, 7).toString('base64');
+      const upload = await b.post('/api/upload', { id: 2, digest, origin: FIRST });
+      expect(upload.status, JSON.stringify(upload.body)).to.equal(201);
+      expect(upload.body).to.deep.include({ digest, origin: FIRST });
+    });
+  });
+}

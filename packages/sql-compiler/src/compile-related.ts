@@ -9,6 +9,7 @@ import { selectColumns } from './select-columns.js';
 import { statementOf, type RowsStatement } from './statement.js';
 import { isScoped, tableSource } from './table-source.js';
 import { keptScoped, type Traced } from './scope-trace.js';
+import { ownerJoinColumn, plainBindings } from './plain-binding.js';
 
 /** One target of a relationship, for the owner whose join value is `owner`. */
 export interface RelatedRow {
@@ -48,17 +49,18 @@ export function compileRelated(
   ownerValues: readonly unknown[],
   relations?: Relations,
 ): RowsStatement<RelatedRow[]> {
+  // Bound as the owner's join column binds (MySQL: a binary(16) UUID's bytes): the statement's bindings.
+  const owners = plainBindings(ctx, ownerJoinColumn(ctx, rel), ownerValues);
   const shape = `${ownerValues.length} ${relations ? `${relations.shown.map((r) => r.name).join(',')} ${[...relations.included].join(',')}` : ''}`;
   if (ctx.scopes)
-    return keptScoped(ctx, keptScopedRelated, rel, shape, SHAPES_PER_RELATIONSHIP, ownerValues, (c) =>
-      buildRelated(c, rel, ownerValues, relations),
+    return keptScoped(ctx, keptScopedRelated, rel, shape, SHAPES_PER_RELATIONSHIP, owners, (c) =>
+      buildRelated(c, rel, owners, relations),
     );
   const statements = shapesOf(kept, ctx.dialect, rel);
   const statement = statements.get(shape);
-  if (statement) return { ...statement, bindings: ownerValues };
-  const built = buildRelated(ctx, rel, ownerValues, relations);
-  const bindsOwners =
-    built.bindings.length === ownerValues.length && built.bindings.every((b, i) => b === ownerValues[i]);
+  if (statement) return { ...statement, bindings: owners };
+  const built = buildRelated(ctx, rel, owners, relations);
+  const bindsOwners = built.bindings.length === owners.length && built.bindings.every((b, i) => b === owners[i]);
   if (bindsOwners && statements.size < SHAPES_PER_RELATIONSHIP) statements.set(shape, built);
   return built;
 }

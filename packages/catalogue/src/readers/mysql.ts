@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { CatalogueReader } from '../catalogue.js';
 import { assembleTables, flag, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
 import { declaredFraction, withDetail } from './declared-fraction.js';
+import { withBinaryUuids } from './mysql-binary-uuids.js';
 import { holdsUuids, uuidCandidate } from './mysql-char-uuids.js';
 import { mysqlType } from './mysql-types.js';
 
@@ -185,6 +186,11 @@ export const mysqlCatalogue: CatalogueReader = {
       return { ...c, sqlType: c.sql_type, ...withDetail(mapped, { fractionDigits: declaredFraction(c.sql_type, 0) }) };
     });
     const served = withPrivileges(tables, columns, grants, roles);
-    return { dialect: 'mysql', schema: db, tables: assembleTables(served, typed, constraints(keys, db)), role };
+    return {
+      dialect: 'mysql',
+      schema: db,
+      tables: withBinaryUuids(assembleTables(served, typed, constraints(keys, db))),
+      role,
+    };
   },
 };

@@ -224,6 +224,10 @@ export const sqlite: Dialect = {
     if (column.type === 'binary' && typeof value === 'string') return Buffer.from(value, 'base64');
     return value;
   },
+  plainValue(column, value) {
+    // A date key or join value in the form the column's rows are written in, as filters compare it.
+    return column.textForm === undefined ? value : inTextForm(column, value);
+  },
   filterValue(_knex, column, value) {
     if (column.type === 'binary' && typeof value === 'string') return Buffer.from(value, 'base64');
     // An integer past 2^53 comes as its digits: bound as a 64-bit integer, compared exactly.
