@@ -390,6 +390,22 @@ for (const kind of testedKinds()) {
       expect(moved.status, JSON.stringify(moved.body)).to.be.oneOf([200, 204]);
       expect(await ids(`/api/device/${SECOND}/readings`)).to.deep.equal([THIRD]);
       expect((await a.delete(`/api/device/${SECOND}`)).status).to.equal(409);
+      // Back to the first through the first's to-many relationship (the foreign key set on the reading).
+      const back = { data: [{ type: 'reading', id: THIRD }] };
+      expect((await a.post(`/api/device/${FIRST}/relationships/readings`, back)).status).to.be.oneOf([200, 204]);
+      expect(await ids(`/api/device/${FIRST}/readings`)).to.deep.equal([THIRD]);
+      expect(await ids(`/api/device/${SECOND}/readings`)).to.deep.equal([]);
+    });
+
+    it('creates a row whose binary(16) key the database fills, and answers its UUID', async () => {
+      await sql.knex.raw(
+        "create table session (id binary(16) primary key default (unhex(replace(uuid(), '-', ''))), note varchar(20))",
+      );
+      await servers[0]!.reload();
+      const created = await a.post('/api/session', { data: { type: 'session', attributes: { note: 'n' } } });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      expect(created.body.data.id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect((await a.get(`/api/session/${created.body.data.id}`)).body.data.attributes).to.deep.equal({ note: 'n' });
     });
 
     it('joins binary(16) keys through a join table: add, list, remove', async () => {
