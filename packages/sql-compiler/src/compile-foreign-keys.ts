@@ -1,9 +1,9 @@
 import type { RelationshipSchema } from '@colapi/schema';
-import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { applySelection, type Selection } from './selection.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';
 import { restrictRows } from './table-source.js';
+import { keyColumn, plainBinding, plainBindings, targetJoinColumn } from './plain-binding.js';
 
 /** A relationship whose foreign key is on the target (`has`); throws for any other. */
 function hasJoin(rel: RelationshipSchema) {
@@ -23,9 +23,9 @@ export function compileSetForeignKeys(
 ): Statement<number> {
   const target = targetModel(ctx, rel);
   const fk = hasJoin(rel).targetColumn;
-  const qb = ctx.knex(target.table).whereIn(target.key, keys as Knex.Value[]);
+  const qb = ctx.knex(target.table).whereIn(target.key, plainBindings(ctx, keyColumn(target), keys));
   restrictRows(ctx, qb, target, target.table, 'update');
-  return statementOf(qb.update({ [fk]: own }), affectedOf);
+  return statementOf(qb.update({ [fk]: plainBinding(ctx, targetJoinColumn(ctx, rel), own) }), affectedOf);
 }
 
 /**
@@ -41,8 +41,8 @@ export function compileClearForeignKeys(
 ): Statement<number> {
   const target = targetModel(ctx, rel);
   const fk = hasJoin(rel).targetColumn;
-  const qb = ctx.knex(target.table).where(fk, own as Knex.Value);
-  applySelection(qb, target.key, keys);
+  const qb = ctx.knex(target.table).where(fk, plainBinding(ctx, targetJoinColumn(ctx, rel), own));
+  applySelection(qb, target.key, keys, (v) => plainBindings(ctx, keyColumn(target), v));
   restrictRows(ctx, qb, target, target.table, 'update');
   return statementOf(qb.update({ [fk]: null }), affectedOf);
 }
@@ -57,7 +57,7 @@ export function compileReferencing(ctx: CompileContext, rel: RelationshipSchema,
   const target = targetModel(ctx, rel);
   const qb = ctx
     .knex(target.table)
-    .where(hasJoin(rel).targetColumn, own as Knex.Value)
+    .where(hasJoin(rel).targetColumn, plainBinding(ctx, targetJoinColumn(ctx, rel), own))
     .first(target.key);
   return statementOf(qb, ({ rows }) => rows.length > 0);
 }

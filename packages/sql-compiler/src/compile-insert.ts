@@ -22,9 +22,12 @@ export function compileInsert(
   const row = storedValues(ctx, model, values);
   // An empty row is fine: knex writes each dialect's form of an all-defaults insert.
   const insert = ctx.knex(model.table).insert(row);
-  return statementOf(ctx.dialect.returning ? insert.returning(model.key) : insert, ({ rows, insertId }) =>
-    rows.length ? rows[0]![model.key] : insertId,
-  );
+  const key = model.columns.get(model.key);
+  return statementOf(ctx.dialect.returning ? insert.returning(model.key) : insert, ({ rows, insertId }) => {
+    if (!rows.length) return insertId;
+    const raw = rows[0]![model.key];
+    return key && raw !== null ? ctx.dialect.decodeValue(key, raw) : raw;
+  });
 }
 
 /** Distinct INSERT texts kept per model: the written columns are the client's choice. */

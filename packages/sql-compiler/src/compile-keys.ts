@@ -1,11 +1,11 @@
 import type { ModelSchema } from '@colapi/schema';
 import type { Filter } from '@colapi/query-ast';
-import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
 import type { CompileContext } from './field-expression.js';
 import type { RowAction } from './row-scopes.js';
 import { statementOf, type Statement } from './statement.js';
 import { restrictRows, tableSource } from './table-source.js';
+import { keyColumn, plainBindings, wireText } from './plain-binding.js';
 
 /**
  * Keys of the rows a filter matches (every row without one), in key order: of the rows the caller may
@@ -20,7 +20,10 @@ export function compileKeys(
   const t = ctx.aliases.next();
   const qb = tableSource(ctx, model, t, action).select(`${t}.${model.key}`).orderBy(`${t}.${model.key}`);
   if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
-  return statementOf(qb, ({ rows }) => rows.map((r) => r[model.key]));
+  const key = keyColumn(model);
+  return statementOf(qb, ({ rows }) =>
+    rows.map((r) => (key ? ctx.dialect.decodeValue(key, r[model.key]) : r[model.key])),
+  );
 }
 
 /** Which of these keys name a row of the model (one the caller may read, under row scopes), as text. */
@@ -31,8 +34,8 @@ export function compileExistingKeys(
 ): Statement<Set<string>> {
   const qb = ctx
     .knex(model.table)
-    .whereIn(model.key, keys as Knex.Value[])
+    .whereIn(model.key, plainBindings(ctx, keyColumn(model), keys))
     .select(model.key);
   restrictRows(ctx, qb, model, model.table);
-  return statementOf(qb, ({ rows }) => new Set(rows.map((r) => String(r[model.key]))));
+  return statementOf(qb, ({ rows }) => new Set(rows.map((r) => wireText(ctx, keyColumn(model), r[model.key]))));
 }

@@ -1,10 +1,10 @@
 import type { ModelSchema } from '@colapi/schema';
 import type { Filter } from '@colapi/query-ast';
-import type { Knex } from 'knex';
 import { compileFilter } from './compile-filter.js';
 import type { CompileContext } from './field-expression.js';
 import { unscoped } from './row-scopes.js';
 import { statementOf, type Statement } from './statement.js';
+import { keyColumn, plainBindings, wireText } from './plain-binding.js';
 
 /**
  * Which of these keys name no row that meets `filter`, in the order given: the rows a write just made or
@@ -28,10 +28,10 @@ export function compileOutside(
   const qb = plain.knex
     .from({ [t]: model.table })
     .select(`${t}.${model.key}`)
-    .whereIn(`${t}.${model.key}`, keys as Knex.Value[])
+    .whereIn(`${t}.${model.key}`, plainBindings(plain, keyColumn(model), keys))
     .whereRaw('?', [compileFilter(plain, model, t, filter)]);
   return statementOf(qb, ({ rows }) => {
-    const meeting = new Set(rows.map((r) => String(r[model.key])));
+    const meeting = new Set(rows.map((r) => wireText(plain, keyColumn(model), r[model.key])));
     return keys.filter((k) => !meeting.has(String(k)));
   });
 }

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';
 import { readableValues, restrictRows } from './table-source.js';
+import { keyColumn, plainBinding } from './plain-binding.js';
 
 /** The resource whose relationship changes: its model, its key, and its own join value for the relationship. */
 export interface LinkOwner {
@@ -38,22 +39,22 @@ export function compileUnlink(
   const model = targetModel(ctx, rel);
   if (join.kind === 'belongs-to') {
     qb = knex(owner.model.table)
-      .where(owner.model.key, owner.key as Knex.Value)
-      .where(join.ownColumn, target.value as Knex.Value);
+      .where(owner.model.key, plainBinding(ctx, keyColumn(owner.model), owner.key))
+      .where(join.ownColumn, plainBinding(ctx, owner.model.columns.get(join.ownColumn), target.value));
     restrictRows(ctx, qb, owner.model, owner.model.table, 'update');
     const readable = readableValues(ctx, model, join.targetColumn);
     if (readable) qb.whereIn(`${owner.model.table}.${join.ownColumn}`, readable);
     qb.update({ [join.ownColumn]: null });
   } else if (join.kind === 'has') {
     qb = knex(model.table)
-      .where(model.key, target.key as Knex.Value)
-      .where(join.targetColumn, owner.own as Knex.Value);
+      .where(model.key, plainBinding(ctx, keyColumn(model), target.key))
+      .where(join.targetColumn, plainBinding(ctx, model.columns.get(join.targetColumn), owner.own));
     restrictRows(ctx, qb, model, model.table, 'update');
     qb.update({ [join.targetColumn]: null });
   } else {
     qb = knex(join.through.table)
-      .where(join.through.ownColumn, owner.own as Knex.Value)
-      .where(join.through.targetColumn, target.value as Knex.Value);
+      .where(join.through.ownColumn, plainBinding(ctx, owner.model.columns.get(join.ownColumn), owner.own))
+      .where(join.through.targetColumn, plainBinding(ctx, model.columns.get(join.targetColumn), target.value));
     const readable = readableValues(ctx, model, join.targetColumn);
     if (readable) qb.whereIn(`${join.through.table}.${join.through.targetColumn}`, readable);
     qb.del();
