@@ -26,9 +26,11 @@ const BIG_SCHEMAS: Record<DatabaseKind, readonly string[]> = {
     'create table account (id bigint primary key, name varchar(50) not null, counter bigint)',
     'create table entry (id bigint primary key, account_id bigint, note varchar(50), foreign key (account_id) references account (id))',
   ],
+  // SQLite's usual spelling, INTEGER, holds 64 bits whatever the name says (an INTEGER key would be the
+  // rowid, numbered by the database, where these tests send their own ids).
   sqlite: [
-    'create table account (id bigint primary key, name text not null, counter bigint)',
-    'create table entry (id bigint primary key, account_id bigint references account (id), note text)',
+    'create table account (id bigint primary key, name text not null, counter integer)',
+    'create table entry (id bigint primary key, account_id integer references account (id), note text)',
   ],
 };
 
@@ -68,6 +70,10 @@ for (const kind of testedKinds()) {
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
       expect(created.body.data.id).to.equal(BIG);
       expect(created.body.data.attributes).to.deep.include({ counter: BIGGER });
+      // Between 2^31 and 2^53: an integer on every database here (SQLite's INTEGER included).
+      const middle = await b.post('/api/account', { id: 3_000_000_001, name: 'middle', counter: 3_000_000_000 });
+      expect(middle.status, JSON.stringify(middle.body)).to.equal(201);
+      expect(middle.body).to.deep.include({ id: 3_000_000_001, counter: 3_000_000_000 });
       const small = await b.post('/api/account', { id: 7, name: 'small', counter: 5 });
       expect(small.status, JSON.stringify(small.body)).to.equal(201);
       // An ordinary integer stays a JSON number.
@@ -105,7 +111,7 @@ for (const kind of testedKinds()) {
       ).to.deep.equal([BIG]);
       const q = encodeURIComponent(JSON.stringify({ order_by: [{ field: 'id', direction: 'desc' }] }));
       const list = await b.get(`/api/account?q=${q}`);
-      expect(list.body.objects.map((r: { id: unknown }) => r.id)).to.deep.equal([BIG, 7]);
+      expect(list.body.objects.map((r: { id: unknown }) => r.id)).to.deep.equal([BIG, 3_000_000_001, 7]);
     });
 
     it('relates a row to it and follows the relationship both ways', async () => {
