@@ -1,3 +1,4 @@
+import { workersProblem } from '@colapi/server-koa';
 import { dialectForUrl, redactUrl, replicaUrls } from '@colapi/sql-compiler';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -102,9 +103,8 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): De
     throw new UsageError(`ADMIN_PORT must be a number from 0 to 65535; got "${adminText}"`);
   if (!/^\d+(\.\d+)?$/.test(graceText) || config.grace > 3600)
     throw new UsageError(`GRACE must be a number of seconds from 0 to 3600; got "${graceText}"`);
-  if (!/^\d{1,2}$/.test(workersText) || config.workers < 1 || config.workers > 64) {
-    throw new UsageError(`WORKERS must be a whole number from 1 to 64; got "${workersText}"`);
-  }
+  const workersWrong = workersProblem(workersText);
+  if (workersWrong) throw new UsageError(`WORKERS must be ${workersWrong}`);
   if (!FORMATS[format])
     throw new UsageError(`API_FORMAT must be one of ${Object.keys(FORMATS).join(', ')}; got "${format}"`);
   if (!['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'].includes(config.logLevel)) {

@@ -135,6 +135,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
       database,
       format,
       serverTiming: true,
+      // JSON:API's atomic operations at /api/operations, where the format has them (Format A).
+      atomic: format.atomic !== undefined,
       onUnexpectedError: (err) => logger.error({ err }, 'unexpected error'),
       ...(options.access ? { access: options.access } : {}),
       ...(options.metrics ? { metrics: options.metrics } : {}),

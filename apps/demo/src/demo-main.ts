@@ -1,12 +1,17 @@
 import { startOtlpTracing, stopTracing } from '@colapi/node-support';
-import { runPrimary } from '@colapi/server-koa';
+import {
+  clusterSecret,
+  runPrimary,
+  servingAdmin,
+  servingChecks,
+  type AdminServer,
+  type ServingChecks,
+} from '@colapi/server-koa';
 import { redactUrl } from '@colapi/sql-compiler';
 import cluster from 'node:cluster';
 import { pino } from 'pino';
 import { HELP, parseConfig, UsageError } from './config.js';
-import { servingChecks, startAdmin, type ServingChecks } from './demo-admin.js';
 import { DatabaseUnavailable, originOf, prepareDemo, startDemo, type Demo } from './demo-app.js';
-import type { AdminServer } from '@colapi/server-koa';
 
 /** `pnpm demo`: starts the bookshop, tells where to open it, and stops gracefully on SIGTERM or Ctrl+C. */
 async function main(): Promise<void> {
@@ -30,10 +35,14 @@ async function main(): Promise<void> {
   const adminLine = (admin: AdminServer) => process.stdout.write(`  Admin    ${admin.origin}/live, /ready, /metrics\n`);
   if (config.workers > 1 && cluster.isPrimary) {
     // Listening first: /live answers while the tables are prepared, and /ready waits for every worker.
-    const admin = config.adminPort === undefined ? undefined : await startAdmin(config);
-    process.on('SIGTERM', () => admin?.drain());
+    const admin =
+      config.adminPort === undefined
+        ? undefined
+        : await servingAdmin({ port: config.adminPort, host: config.host, workers: config.workers });
     // The tables are created and seeded once, here; then the workers share the port.
     await prepareDemo({ databaseUrl: config.databaseUrl, logger });
+    // Made before the fork, so that every worker signs and reads cursors with this one key.
+    clusterSecret();
     runPrimary({
       workers: config.workers,
       onListening: ({ port }) => {
@@ -42,6 +51,7 @@ async function main(): Promise<void> {
       },
       // Each worker drains for the grace period, then finishes its requests in flight.
       stopWithin: config.grace * 1000 + 10_000,
+      onStop: () => admin?.drain(),
     });
     return;
   }
@@ -50,7 +60,10 @@ async function main(): Promise<void> {
   let demo: Demo | undefined;
   // Workers see the same arguments: without --admin-port nothing is measured.
   const checks = config.adminPort !== undefined ? servingChecks(() => demo?.database) : undefined;
-  const admin = cluster.isPrimary && config.adminPort !== undefined ? await startAdmin(config, checks) : undefined;
+  const admin =
+    cluster.isPrimary && checks
+      ? await servingAdmin({ port: config.adminPort, host: config.host, workers: 1, checks })
+      : undefined;
   demo = await startDemo({
     databaseUrl: config.databaseUrl,
     replicaUrls: config.replicaUrls,

@@ -123,6 +123,15 @@ describe('pnpm demo (the command)', function () {
       ),
     );
     expect(answers.map((a) => a.status)).to.deep.equal(Array(20).fill(200));
+    // A cursor one worker signed is read by whichever answers next: the workers share the primary's key.
+    const profile = {
+      accept: 'application/vnd.api+json; profile="https://jsonapi.org/profiles/ethanresnick/cursor-pagination"',
+    };
+    const first = (await (await fetch(`${origin}/api/books?page[size]=1`, { headers: profile })).json()) as {
+      links: { next: string };
+    };
+    const nexts = await Promise.all(Array.from({ length: 10 }, () => fetch(first.links.next, { headers: profile })));
+    expect(nexts.map((a) => a.status)).to.deep.equal(Array(10).fill(200));
     r.child.kill('SIGTERM');
     expect(await r.exited).to.equal(0);
     expect(workers.filter(alive)).to.deep.equal([]);

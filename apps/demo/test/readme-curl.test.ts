@@ -75,6 +75,20 @@ describe('README curl examples', function () {
     expect(new URL(body.links.next).searchParams.get('page[after]')).to.equal(body.data[2].meta.page.cursor);
   });
 
+  it('the atomic example creates an author and a book of theirs in one request, linked by lid', async () => {
+    const command = commands.find((c) => c.includes('/api/operations'))!;
+    const line = command.replaceAll('http://127.0.0.1:8080', demos.get('jsonapi')!.demo.origin);
+    const { stdout } = await run('bash', [
+      '-c',
+      `curl() { command curl --silent --show-error --include "$@"; }\n${line}`,
+    ]);
+    expect(stdout).to.match(/content-type: application\/vnd\.api\+json; ext="https:\/\/jsonapi\.org\/ext\/atomic"/i);
+    const body = JSON.parse(stdout.slice(stdout.indexOf('\r\n\r\n') + 4));
+    const [author, book] = body['atomic:results'].map((r: { data: Record<string, unknown> }) => r.data);
+    expect(author.type).to.equal('authors');
+    expect(book.relationships.author.data).to.deep.equal({ type: 'authors', id: author.id });
+  });
+
   it('all answer 2xx', async () => {
     expect(commands.length).to.be.greaterThan(10);
     for (const command of commands) {

@@ -4,11 +4,12 @@ import type { Knex } from 'knex';
 /**
  * What a type needs besides its kind: an enum's or a set's values, a decimal's precision and scale, an array's
  * element type, PostgreSQL's own type name for values that travel as text, whether it can be written, the
- * fraction digits of a second a date and time column keeps, and SQLite's text form of its dates.
+ * fraction digits of a second a date and time column keeps, SQLite's text form of its dates, and whether a
+ * UUID is kept as bytes.
  */
 export type TypeDetail = Pick<
   ColumnSchema,
-  'values' | 'precision' | 'scale' | 'items' | 'readOnly' | 'sqlType' | 'fractionDigits' | 'textForm'
+  'values' | 'precision' | 'scale' | 'items' | 'readOnly' | 'sqlType' | 'fractionDigits' | 'textForm' | 'uuidBytes'
 >;
 
 /** A column's type as a reader maps it. */

@@ -133,6 +133,9 @@ export function servedColumns(
       continue;
     }
     const type = settings.type ?? c.type;
+    // Bytes hold a UUID as its 16 bytes (MySQL's binary(16)); any other size cannot.
+    if (settings.type === 'uuid' && c.type === 'binary' && !/^binary\(16\)$/i.test(c.sqlType))
+      throw new CatalogueConfigError(`${at}.type`, `${c.sqlType} cannot hold a UUID's 16 bytes: only binary(16) can`);
     const leftOut = type === undefined ? `type ${c.sqlType} is not one colapi supports` : undefined;
     if (leftOut !== undefined) {
       if (isKey(c.name)) {
@@ -184,8 +187,9 @@ function column(
   computed: boolean,
 ): ColumnSchema {
   const isKey = keyColumns.includes(c.name);
-  // A configured type replaces the catalogue's, and the details of its type with it.
-  const detail = type === c.type ? c.detail : undefined;
+  // A configured type replaces the catalogue's, and the details of its type with it; bytes configured as a
+  // UUID keep it as its bytes.
+  const detail = type === c.type ? c.detail : type === 'uuid' && c.type === 'binary' ? { uuidBytes: true } : undefined;
   return {
     ...detail,
     ...(computed ? { readOnly: true } : {}),

@@ -1,5 +1,5 @@
 import { parseClaimArgument } from '@colapi/auth';
-import { corsProblem } from '@colapi/server-koa';
+import { corsProblem, workersProblem } from '@colapi/server-koa';
 import { dialectForUrl, redactUrl } from '@colapi/sql-compiler';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
@@ -41,6 +41,8 @@ export interface ServeArguments {
   readonly cors?: readonly string[];
   /** `--require-if-match`: every write of an existing resource without If-Match is 428. */
   readonly requireIfMatch?: boolean;
+  /** `--workers`: processes serving the port (node:cluster), 1 to 64; 1 serves from this process alone. */
+  readonly workers: number;
 }
 
 /** `colapi token …`: a development token for a role of the configuration. */
@@ -70,6 +72,7 @@ const OPTIONS = {
   'admin-host': { type: 'string' },
   grace: { type: 'string' },
   'ready-timeout': { type: 'string' },
+  workers: { type: 'string' },
   config: { type: 'string' },
   cors: { type: 'string' },
   'require-if-match': { type: 'boolean' },
@@ -94,6 +97,7 @@ const SERVE_ONLY = [
   'admin-host',
   'grace',
   'ready-timeout',
+  'workers',
   'cors',
   'require-if-match',
 ];
@@ -139,6 +143,11 @@ Options:
   --ready-timeout MS   how long /ready waits for the database to answer "select 1" (default 1000)
   --grace SECONDS      on SIGTERM, keep serving this long with /ready at 503 before stopping (default:
                        grace in the configuration file, else 5)
+  --workers N          processes sharing the port, one per core to use (1 to 64, default 1): each reads
+                       the catalogue and has its own pool; the admin listener answers for all of them
+                       (/ready 200 only when all N are ready, /metrics summed); a worker that dies is
+                       told on standard error and replaced; without a cursor secret the workers share
+                       one made at start
   -h, --help           show this help
 
 ${environmentHelp(FROM_ENVIRONMENT)}
@@ -146,7 +155,8 @@ ${environmentHelp(FROM_ENVIRONMENT)}
 Signals: SIGHUP reads the catalogue and the configuration again without a restart (requests in flight
 finish on the schema they started with); SIGTERM drains: /ready answers 503 at once, requests are served
 for the grace period, then the server stops accepting, finishes the requests in flight and exits 0;
-Ctrl+C (SIGINT) skips the grace period.
+Ctrl+C (SIGINT) skips the grace period. With --workers, send them to the first process (the primary,
+whose id the start-up output gives): it sends them on to every worker.
 With OTEL_EXPORTER_OTLP_ENDPOINT set (OpenTelemetry's variable), traces are sent there over OTLP/HTTP.
 
 colapi token prints a bearer token for development and tests, signed with a shared secret of the
@@ -240,6 +250,11 @@ function readArguments(
   const portText = (values.port as string | undefined) ?? '8080';
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535)
     throw new UsageError(`--port must be a number from 0 to 65535; got "${portText}"`);
+  const workers = workersOf(values.workers as string | undefined);
+  if (workers > 1 && /^(sqlite|file):(\/\/)?(:memory:)?$/i.test(databaseUrl))
+    throw new UsageError(
+      '--workers needs a database the workers share: an in-memory SQLite database is one per process',
+    );
   const logLevel = values['log-level'] as string | undefined;
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel))
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}; got "${logLevel}"`);
@@ -256,6 +271,7 @@ function readArguments(
     ...(logLevel === undefined ? {} : { logLevel }),
     ...cursorSecretOf(values['cursor-secret'] as string | undefined),
     ...(values['require-if-match'] ? { requireIfMatch: true } : {}),
+    workers,
     cwd,
     ...adminArguments(values),
   };
@@ -283,6 +299,14 @@ function adminArguments(
     ...(grace === undefined ? {} : { grace: Number(grace) }),
     ...(readyTimeout === undefined ? {} : { readyTimeout: Number(readyTimeout) }),
   };
+}
+
+/** `--workers N`: 1 when left out. */
+function workersOf(text: string | undefined): number {
+  if (text === undefined) return 1;
+  const problem = workersProblem(text);
+  if (problem) throw new UsageError(`--workers must be ${problem}`);
+  return Number(text);
 }
 
 function cursorSecretOf(secret: string | undefined): { cursorSecret?: string } {

@@ -1,7 +1,7 @@
 import { jsonApiFormat } from '@colapi/format-jsonapi';
 import { legacyFormat } from '@colapi/format-legacy';
 import type { WireFormat } from '@colapi/wire-format';
-import { randomBytes } from 'node:crypto';
+import { clusterSecret } from '@colapi/server-koa';
 
 /** Settings a format may read; the others ignore them. */
 export interface FormatSettings {
@@ -11,9 +11,10 @@ export interface FormatSettings {
 
 /**
  * The cursor key when none is configured: random, made once per process so that a reload keeps cursors
- * valid; another process (a worker, a restart) has another one.
+ * valid; the workers of one `colapi serve --workers` share their primary's (clusterSecret), so that a
+ * cursor one made another reads. A restart makes another.
  */
-const PROCESS_CURSOR_SECRET = randomBytes(32).toString('base64url');
+const PROCESS_CURSOR_SECRET = clusterSecret();
 
 /** The wire formats `--format` names; a format is one entry here. */
 const FORMATS: Readonly<Record<string, (settings: FormatSettings) => WireFormat>> = Object.freeze({

@@ -115,6 +115,8 @@ export async function openGeneration(settings: GenerationSettings): Promise<Gene
         format,
         title: `colapi: ${catalogue.schema ?? redactUrl(settings.databaseUrl)}`,
         ...(settings.config.atomic || settings.api?.atomic ? { atomic: true } : {}),
+        // The document says If-Match is required, and 428, exactly when the API requires it.
+        ...(settings.config.requireIfMatch || settings.api?.requireIfMatch ? { requireIfMatch: true } : {}),
         // Under access rules, each caller's document shows what its role may see (401/403 as the API would).
         ...(api.describeFor ? { describeFor: api.describeFor } : {}),
       }),

@@ -1,10 +1,10 @@
 import {
-  adminServer,
   answerClientErrors,
-  ApiMetrics,
   closeGracefully,
-  databaseReadiness,
+  servingAdmin,
+  servingChecks,
   type AdminServer,
+  type ApiMetrics,
 } from '@colapi/server-koa';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -30,6 +30,12 @@ export interface ServeOptions extends Omit<GenerationSettings, 'config' | 'forma
    * to the API's; `readyTimeout` (milliseconds, default 1000) bounds /ready's wait for the database.
    */
   readonly admin?: { readonly port?: number; readonly host?: string; readonly readyTimeout?: number };
+  /**
+   * This process is a worker of a `colapi serve --workers` cluster (runPrimary): with `admin`, it measures and
+   * answers its checks and metrics to the primary, whose admin listener answers for every worker, and opens
+   * no admin listener of its own.
+   */
+  readonly worker?: boolean;
 }
 
 export interface CatalogueServer {
@@ -60,31 +66,43 @@ export function originOf(host: string, port: number): string {
   return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
 }
 
-/** Serves every table of a database as collections: `colapi serve` in-process. */
-export async function serveCatalogue(options: ServeOptions): Promise<CatalogueServer> {
-  const { port = 0, host = '127.0.0.1', config = {}, admin: adminOptions, ...rest } = options;
-  // Measured only with an admin listener to read the figures: without it, nothing on the request's path.
-  const metrics = adminOptions ? new ApiMetrics() : undefined;
-  const settings = (): GenerationSettings => ({
+/** What each reading of the catalogue is made with: the configuration read again each time. */
+function generationSettings(options: ServeOptions, metrics?: ApiMetrics): () => GenerationSettings {
+  const { port: _port, host: _host, config = {}, admin: _admin, worker: _worker, ...rest } = options;
+  return () => ({
     ...rest,
     format: rest.format ?? 'jsonapi',
     config: typeof config === 'function' ? config() : config,
     ...(metrics ? { api: { ...rest.api, metrics } } : {}),
   });
+}
+
+/**
+ * Reads the catalogue once as serveCatalogue would, without serving it: what a `--workers` primary checks
+ * and tells before it forks. Retire the generation once told.
+ */
+export function readCatalogueOnce(options: ServeOptions): Promise<Generation> {
+  return openGeneration(generationSettings(options)());
+}
+
+/** Serves every table of a database as collections: `colapi serve` in-process. */
+export async function serveCatalogue(options: ServeOptions): Promise<CatalogueServer> {
+  const { port = 0, host = '127.0.0.1', admin: adminOptions, worker = false } = options;
   let current: Generation | undefined;
+  // Measured only with an admin listener to read the figures: without it, nothing on the request's path.
+  const checks = adminOptions ? servingChecks(() => current?.database, adminOptions.readyTimeout) : undefined;
+  const metrics = checks?.metrics;
+  const settings = generationSettings(options, metrics);
   // Listening first: while the catalogue is read, /live answers and /ready says it is not loaded yet.
   const admin =
-    adminOptions &&
-    (await adminServer({
-      port: adminOptions.port ?? 0,
-      host: adminOptions.host ?? host,
-      readiness: databaseReadiness({
-        database: () => current?.database,
-        loaded: () => current !== undefined,
-        ...(adminOptions.readyTimeout === undefined ? {} : { timeout: adminOptions.readyTimeout }),
-      }),
-      ...(metrics ? { metrics: metrics.registry } : {}),
-    }));
+    adminOptions && !worker
+      ? await servingAdmin({
+          port: adminOptions.port ?? 0,
+          host: adminOptions.host ?? host,
+          workers: 1,
+          checks: checks!,
+        })
+      : undefined;
   const open = async () => {
     const g = await openGeneration(settings());
     metrics?.observe(g.database);
@@ -139,6 +157,7 @@ export async function serveCatalogue(options: ServeOptions): Promise<CatalogueSe
     },
     close(graceMs = 10_000) {
       stopping ??= (async () => {
+        checks?.drain();
         admin?.drain();
         await closeGracefully(server, graceMs);
         await reloads;
@@ -149,6 +168,7 @@ export async function serveCatalogue(options: ServeOptions): Promise<CatalogueSe
       return stopping;
     },
     async drain(graceSeconds) {
+      checks?.drain();
       admin?.drain();
       await sleep(graceSeconds * 1000);
       await served.close();

@@ -20,6 +20,7 @@ describe('colapi arguments', () => {
       format: 'jsonapi',
       port: 8080,
       host: '127.0.0.1',
+      workers: 1,
       cwd: '/work',
     });
     expect(
@@ -48,6 +49,7 @@ describe('colapi arguments', () => {
       host: '0.0.0.0',
       schema: 'shop',
       config: 'c.json',
+      workers: 1,
       cwd: '/work',
     });
     expect(parseArguments(['serve'], { DATABASE_URL: 'mysql://root@127.0.0.1/test' })).to.include({
@@ -153,6 +155,7 @@ describe('colapi arguments', () => {
       COLAPI_SCHEMA: 'shop',
       COLAPI_CONFIG: 'c.json',
       COLAPI_LOG_LEVEL: 'debug',
+      COLAPI_WORKERS: '3',
     };
     expect(parseArguments(['serve'], env, '/work')).to.deep.equal({
       command: 'serve',
@@ -163,6 +166,7 @@ describe('colapi arguments', () => {
       schema: 'shop',
       config: 'c.json',
       logLevel: 'debug',
+      workers: 3,
       cwd: '/work',
     });
     // The command line wins; an empty variable is unset.
@@ -189,6 +193,18 @@ describe('colapi arguments', () => {
     expect(mistake(['serve', 'sqlite::memory:'], { COLAPI_LOG_LEVEL: 'verbose' })).to.equal(
       'COLAPI_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "verbose"',
     );
+    expect(mistake(['serve', 'sqlite::memory:'], { COLAPI_WORKERS: '65' })).to.equal(
+      'COLAPI_WORKERS must be a whole number from 1 to 64; got "65"',
+    );
+    for (const workers of ['0', '65', '1.5', '-2', 'two', '', '007'])
+      expect(mistake(['serve', 'sqlite::memory:', `--workers=${workers}`])).to.equal(
+        `--workers must be a whole number from 1 to 64; got "${workers}"`,
+      );
+    expect(parseArguments(['serve', 'sqlite:x.db', '--workers', '64'], {})).to.include({ workers: 64 });
+    expect(mistake(['serve', 'sqlite::memory:', '--workers', '2'])).to.equal(
+      '--workers needs a database the workers share: an in-memory SQLite database is one per process',
+    );
+    expect(parseArguments(['serve', 'sqlite::memory:', '--workers', '1'], {})).to.include({ workers: 1 });
   });
 
   it('documents each variable in --help', () => {
@@ -198,6 +214,7 @@ describe('colapi arguments', () => {
       'COLAPI_HOST',
       'COLAPI_SCHEMA',
       'COLAPI_CONFIG',
+      'COLAPI_WORKERS',
       'COLAPI_LOG_LEVEL',
       'DATABASE_URL',
     ])

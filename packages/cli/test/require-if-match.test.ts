@@ -58,6 +58,12 @@ describe('colapi serve: requireIfMatch', () => {
       expect(refused.status, refused.text).to.equal(428);
       const tag = created.headers.get('resource-etag')!;
       expect((await http.delete(`/api/tag/${id}`, { headers: { 'if-match': tag } })).status).to.equal(204);
+      // The served document says so: If-Match required, and the 428 of every write of an existing resource.
+      const doc = (await http.get('/api/openapi.json')).body;
+      expect(doc.components.parameters['If-Match.write']).to.include({ name: 'If-Match', required: true });
+      expect(doc.paths['/api/tag/{id}'].delete.responses['428']).to.deep.equal({
+        $ref: '#/components/responses/PreconditionRequired',
+      });
     } finally {
       await stop(run);
       await disconnect(sql);

@@ -63,10 +63,11 @@ export function quality(ranges: readonly MediaRange[], type: string): number {
 }
 
 /**
- * Which media type to answer with, following JSON:API 1.0 and RFC 9110: the JSON:API type when the client
- * accepts it without parameters, a wildcard included unless a more specific range refuses it (`q=0`), and
- * unless every JSON:API range it sends carries media type parameters; `application/json` when `alsoJson`
- * allows it and the client names it; else 406.
+ * Which media type to answer with, following JSON:API 1.1 and RFC 9110: the JSON:API type when the client
+ * accepts it without parameters other than `profile` (a profile the server does not apply is ignored), a
+ * wildcard included unless a more specific range refuses it (`q=0`), and unless every JSON:API range it sends
+ * carries another parameter or an `ext` (no extension is supported outside `/api/operations`, negotiation.ts);
+ * `application/json` when `alsoJson` allows it and the client names it; else 406.
  */
 export function chooseResponseType(request: HttpRequest, alsoJson: boolean): string {
   const header = request.headers.accept;
@@ -94,12 +95,15 @@ const MAX_DECIDED = 256;
 function decide(header: string, alsoJson: boolean): string | { readonly refused: string } {
   const ranges = parseRanges(header);
   const jsonapi = ranges.filter((r) => r.type === JSONAPI_MEDIA_TYPE && r.q > 0);
-  const onlyWithParameters = jsonapi.length > 0 && jsonapi.every((r) => r.params.length > 0);
-  if (!onlyWithParameters && quality(ranges, JSONAPI_MEDIA_TYPE) > 0) return JSONAPI_MEDIA_TYPE;
+  // An entry with only `profile` is usable: JSON:API 1.1 lets a server ignore the profiles it does not apply.
+  const profiled = jsonapi.filter((r) => r.params.length > 0 && r.params.every(isProfile));
+  const onlyWithParameters = jsonapi.length > 0 && profiled.length === 0 && jsonapi.every((r) => r.params.length > 0);
+  if (!onlyWithParameters && (profiled.length > 0 || quality(ranges, JSONAPI_MEDIA_TYPE) > 0))
+    return JSONAPI_MEDIA_TYPE;
   if (alsoJson && namedQuality(ranges, 'application/json') > 0) return 'application/json';
   return {
     refused: onlyWithParameters
-      ? `every ${JSONAPI_MEDIA_TYPE} in Accept carries media type parameters, which JSON:API 1.0 does not allow`
+      ? `every ${JSONAPI_MEDIA_TYPE} in Accept carries a media type parameter other than profile, or an extension this path does not support`
       : `Accept must allow ${JSONAPI_MEDIA_TYPE}`,
   };
 }
@@ -112,21 +116,33 @@ function namedQuality(ranges: readonly MediaRange[], type: string): number {
   return deciding.length > 0 ? Math.max(...deciding.map((r) => r.q)) : 0;
 }
 
-/** A request with a body must send it as `application/vnd.api+json` with no media type parameters. */
+/** A media type parameter named `profile` (JSON:API 1.1), whatever its value. */
+function isProfile(param: string): boolean {
+  return /^profile\s*(=|$)/i.test(param.trim());
+}
+
+/**
+ * A request with a body must send it as `application/vnd.api+json`, with no media type parameter but
+ * `profile` (JSON:API 1.1; a profile the server does not apply is ignored). An `ext` is 415: outside
+ * `/api/operations` (negotiation.ts) no extension is supported.
+ */
 export function checkContentType(request: HttpRequest): void {
   if (!request.hasBody) return;
   const header = request.headers['content-type'];
   if (!header)
     throw new ApiError(415, 'Unsupported Media Type', `a request body must have Content-Type ${JSONAPI_MEDIA_TYPE}`);
-  const [type = '', ...params] = header.split(';').map((s) => s.trim());
+  const [type = '', ...params] = splitOutsideQuotes(header, ';');
   if (type.toLowerCase() !== JSONAPI_MEDIA_TYPE) {
     throw new ApiError(415, 'Unsupported Media Type', `Content-Type must be ${JSONAPI_MEDIA_TYPE}, not ${type}`);
   }
-  if (params.some(Boolean)) {
+  const other = params.filter(Boolean).find((p) => !isProfile(p));
+  if (other !== undefined) {
     throw new ApiError(
       415,
       'Unsupported Media Type',
-      `Content-Type ${JSONAPI_MEDIA_TYPE} must not carry media type parameters`,
+      /^ext\s*(=|$)/i.test(other)
+        ? `Content-Type ${JSONAPI_MEDIA_TYPE} names an extension this path does not support (${other})`
+        : `Content-Type ${JSONAPI_MEDIA_TYPE} may carry no media type parameter but profile (${other})`,
     );
   }
 }

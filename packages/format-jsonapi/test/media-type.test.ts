@@ -10,7 +10,7 @@ const post = (headers: Record<string, string>) =>
   request('POST', '/api/person', { headers, body: { data: { type: 'person' } } });
 
 const NOT_ACCEPTABLE_PARAMETERS =
-  'every application/vnd.api+json in Accept carries media type parameters, which JSON:API 1.0 does not allow';
+  'every application/vnd.api+json in Accept carries a media type parameter other than profile, or an extension this path does not support';
 const NOT_ACCEPTABLE = 'Accept must allow application/vnd.api+json';
 
 describe('Format A negotiation', () => {
@@ -38,6 +38,10 @@ describe('Format A negotiation', () => {
       'application/*;q=0, application/vnd.api+json;q=0.2',
       '*/*;q=0, application/*',
       'application/vnd.api+json;profile=x;q=0, */*',
+      // JSON:API 1.1: a profile the server does not apply is ignored, so the entry stands for the plain type.
+      'application/vnd.api+json; profile="https://example.com/p"',
+      'application/vnd.api+json;profile=x, */*',
+      'application/vnd.api+json; profile="a b"; q=0.5, text/html',
       // A malformed weight is no refusal.
       'application/vnd.api+json;q=, */*',
       'application/vnd.api+json;q=abc',
@@ -53,7 +57,9 @@ describe('Format A negotiation', () => {
       ['application/vnd.api+json; ext="https://a.example/x,https://b.example/y"', NOT_ACCEPTABLE_PARAMETERS],
       ['application/vnd.api+json;charset=utf-8', NOT_ACCEPTABLE_PARAMETERS],
       // The parameters make JSON:API unacceptable even where a wildcard would allow another type.
-      ['application/vnd.api+json;profile=x, */*', NOT_ACCEPTABLE_PARAMETERS],
+      ['application/vnd.api+json;charset=utf-8, */*', NOT_ACCEPTABLE_PARAMETERS],
+      ['application/vnd.api+json;profile=x;charset=utf-8', NOT_ACCEPTABLE_PARAMETERS],
+      ['application/vnd.api+json;profile=x;q=0', NOT_ACCEPTABLE],
       ['text/html', NOT_ACCEPTABLE],
       ['text/*', NOT_ACCEPTABLE],
       ['application/json', NOT_ACCEPTABLE],
@@ -99,8 +105,11 @@ describe('Format A negotiation', () => {
   });
 
   describe('Content-Type', () => {
-    it('takes a body sent as application/vnd.api+json, in any case', () => {
+    it('takes a body sent as application/vnd.api+json, in any case, with a profile or none', () => {
       expect(() => format.negotiate(post({ 'content-type': 'application/vnd.api+json' }))).not.to.throw();
+      expect(() =>
+        format.negotiate(post({ 'content-type': 'application/vnd.api+json; profile="https://example.com/p"' })),
+      ).not.to.throw();
       expect(() => checkContentType(post({ 'content-type': 'Application/Vnd.Api+JSON' }))).not.to.throw();
     });
 
@@ -116,11 +125,15 @@ describe('Format A negotiation', () => {
       [{ 'content-type': 'application/json' }, 'Content-Type must be application/vnd.api+json, not application/json'],
       [
         { 'content-type': 'application/vnd.api+json; charset=utf-8' },
-        'Content-Type application/vnd.api+json must not carry media type parameters',
+        'Content-Type application/vnd.api+json may carry no media type parameter but profile (charset=utf-8)',
+      ],
+      [
+        { 'content-type': 'application/vnd.api+json; profile="p"; charset=utf-8' },
+        'Content-Type application/vnd.api+json may carry no media type parameter but profile (charset=utf-8)',
       ],
       [
         { 'content-type': 'application/vnd.api+json;ext="https://a.example/x"' },
-        'Content-Type application/vnd.api+json must not carry media type parameters',
+        'Content-Type application/vnd.api+json names an extension this path does not support (ext="https://a.example/x")',
       ],
     ];
     for (const [headers, detail] of REFUSED) {

@@ -35,7 +35,15 @@ describe('openApiDocument (legacy) shapes', () => {
 
   it('searches with q and pages with page and results_per_page', () => {
     const names = operationAt(doc, '/api/books', 'get').parameters.map((p) => p.name);
-    expect(names).to.deep.equal(['Colapi-Read-From', 'q', 'page', 'results_per_page', 'callback']);
+    expect(names).to.deep.equal([
+      'Colapi-Read-From',
+      'q',
+      'page',
+      'results_per_page',
+      'callback',
+      'If-None-Match',
+      'If-Match',
+    ]);
   });
 
   it('describes the Colapi-Read-From header on reads only', () => {

@@ -20,3 +20,5 @@ export {
 } from './parameters.js';
 export { operationBuilder, type OperationBuilder } from './operation.js';
 export { withJsonpAnswer } from './jsonp-answer.js';
+export { CONDITIONAL, conditionalComponents, resourceTagWhenFound } from './conditional-components.js';
+export { withConditionalRequests } from './conditional-requests.js';

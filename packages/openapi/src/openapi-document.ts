@@ -1,6 +1,8 @@
 import type { HttpMethod, Registry } from '@colapi/schema';
 import { AGGREGATE_FUNCTIONS, DEFAULT_LIMITS, type QueryLimits } from '@colapi/query-ast';
 import { ROUTE_KINDS, type DescriptionContext, type OpenApiObject, type WireFormat } from '@colapi/wire-format';
+import { conditionalComponents } from './conditional-components.js';
+import { withConditionalRequests } from './conditional-requests.js';
 import { withJsonpAnswer } from './jsonp-answer.js';
 import { enumerateRoutes } from './routes.js';
 import { SchemaRegistry } from './schema-registry.js';
@@ -29,6 +31,11 @@ export interface OpenApiOptions {
   readonly bearer?: { readonly optional: boolean };
   /** createApi's `atomic`: the document describes the atomic operations endpoint too. */
   readonly atomic?: boolean;
+  /**
+   * createApi's `requireIfMatch`: `If-Match` is a required parameter of every write of an existing resource,
+   * and such writes document their 428.
+   */
+  readonly requireIfMatch?: boolean;
 }
 
 export type OpenApiDocument = OpenApiObject & { openapi: string; paths: Record<string, Record<string, unknown>> };
@@ -46,6 +53,8 @@ export function openApiDocument(registry: Registry, options: OpenApiOptions): Op
   const schemas = new SchemaRegistry();
   const ctx: DescriptionContext = { registry, limits, schema: schemas.schema };
 
+  const requireIfMatch = options.requireIfMatch === true;
+  let errorContent: OpenApiObject | undefined;
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of enumerateRoutes(registry, prefix)) {
     const offered = new Set(format.methodsFor(route.kind));
@@ -53,7 +62,11 @@ export function openApiDocument(registry: Registry, options: OpenApiOptions): Op
     for (const method of METHOD_ORDER) {
       if (!offered.has(method) || !route.collection.methods.has(method)) continue;
       const operation = format.openApi.operation(route, method, ctx);
-      if (operation) item[method.toLowerCase()] = withJsonpAnswer(operation);
+      if (!operation) continue;
+      // The format's error body, which 412 and 428 carry too.
+      errorContent ??= ((operation.responses as Record<string, OpenApiObject> | undefined)?.['4XX']?.content ??
+        undefined) as OpenApiObject | undefined;
+      item[method.toLowerCase()] = withConditionalRequests(withJsonpAnswer(operation), route, method, requireIfMatch);
     }
     if (Object.keys(item).length) paths[route.path] = item;
   }
@@ -62,6 +75,7 @@ export function openApiDocument(registry: Registry, options: OpenApiOptions): Op
   const collections = [...registry.collections.values()];
   // A method the format routes nowhere (PUT in Format A) is not one the collection really offers.
   const formatMethods = new Set(ROUTE_KINDS.flatMap((k) => format.methodsFor(k)));
+  const conditional = conditionalComponents(requireIfMatch, errorContent);
   return {
     openapi: '3.1.0',
     info: {
@@ -77,6 +91,7 @@ export function openApiDocument(registry: Registry, options: OpenApiOptions): Op
     paths,
     components: {
       schemas: schemas.sorted(),
+      ...conditional,
       ...(options.bearer
         ? { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } }
         : {}),

@@ -83,6 +83,11 @@ export interface ColumnSchema {
    */
   readonly fractionDigits?: number;
   /**
+   * `uuid`: the column keeps a UUID's 16 bytes, not its text (MariaDB/MySQL `binary(16)`): values are bound
+   * as those bytes, read back into text, and compared and sorted by them.
+   */
+  readonly uuidBytes?: boolean;
+  /**
    * SQLite, `date`, `datetime` and `time`: how the column's rows spell the value as text where not as the wire
    * does, e.g. `YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DDTHH:MM:SS.SSS` (one `S` per fraction digit always written);
    * found in its rows by the catalogue. Values are written and compared in it, so that text compares alike.

@@ -12,7 +12,14 @@ export interface CorsOptions {
   readonly exposeHeaders?: readonly string[];
 }
 
-export const DEFAULT_EXPOSED_HEADERS: readonly string[] = ['Location', 'ETag', 'Link', 'X-Request-Id', 'Server-Timing'];
+export const DEFAULT_EXPOSED_HEADERS: readonly string[] = [
+  'Location',
+  'ETag',
+  'Resource-ETag',
+  'Link',
+  'X-Request-Id',
+  'Server-Timing',
+];
 export const DEFAULT_CORS_MAX_AGE = 600;
 
 /** Every method some route answers: a preflight is answered before the route is known. */

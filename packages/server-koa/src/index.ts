@@ -1,5 +1,6 @@
 export { createApi, type ApiMiddleware } from './create-api.js';
-export { runPrimary, workersOption, type ClusterOptions } from './cluster.js';
+export { runPrimary, workersOption, workersProblem, type ClusterOptions } from './cluster.js';
+export { clusterSecret } from './cluster-secret.js';
 export type { ApiOptions, ResponseHook } from './api-options.js';
 export type { AccessOptions } from './access/access-options.js';
 export { Executor } from './executor/executor.js';
@@ -16,6 +17,8 @@ export { ApiMetrics, type RequestDone } from './metrics/api-metrics.js';
 export { adminServer, type AdminOptions, type AdminServer, type MetricsSource } from './admin/admin-server.js';
 export { databaseReadiness, readinessOf, type Readiness, type ReadinessOptions } from './admin/readiness.js';
 export { clusterMetrics, clusterReadiness, reportToPrimary } from './admin/cluster-admin.js';
+export { servingAdmin, type ServingAdminOptions } from './admin/serving-admin.js';
+export { servingChecks, type ServingChecks } from './admin/serving-checks.js';
 export { cors, corsProblem, DEFAULT_CORS_MAX_AGE, DEFAULT_EXPOSED_HEADERS, type CorsOptions } from './cors.js';
 export { compression, DEFAULT_COMPRESSION_THRESHOLD, type CompressionOptions } from './compression.js';
 export { RESOURCE_ETAG } from './conditional/resource-etag.js';

@@ -1,10 +1,10 @@
 import type { RelationshipSchema } from '@colapi/schema';
-import type { Knex } from 'knex';
 import { targetModel, type CompileContext } from './field-expression.js';
 import { whereKeyIn, whereKeySelection } from './key-columns.js';
 import type { Selection } from './selection.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';
 import { restrictRows } from './table-source.js';
+import { plainBinding, targetJoinColumn } from './plain-binding.js';
 
 /** A relationship whose foreign key is on the target (`has`); throws for any other. */
 function hasJoin(rel: RelationshipSchema) {
@@ -26,7 +26,7 @@ export function compileSetForeignKeys(
   const fk = hasJoin(rel).targetColumn;
   const qb = whereKeyIn(ctx, ctx.knex(target.table), target, undefined, keys);
   restrictRows(ctx, qb, target, target.table, 'update');
-  return statementOf(qb.update({ [fk]: own }), affectedOf);
+  return statementOf(qb.update({ [fk]: plainBinding(ctx, targetJoinColumn(ctx, rel), own) }), affectedOf);
 }
 
 /**
@@ -42,7 +42,7 @@ export function compileClearForeignKeys(
 ): Statement<number> {
   const target = targetModel(ctx, rel);
   const fk = hasJoin(rel).targetColumn;
-  const qb = ctx.knex(target.table).where(fk, own as Knex.Value);
+  const qb = ctx.knex(target.table).where(fk, plainBinding(ctx, targetJoinColumn(ctx, rel), own));
   whereKeySelection(ctx, qb, target, undefined, keys);
   restrictRows(ctx, qb, target, target.table, 'update');
   return statementOf(qb.update({ [fk]: null }), affectedOf);
@@ -58,7 +58,7 @@ export function compileReferencing(ctx: CompileContext, rel: RelationshipSchema,
   const target = targetModel(ctx, rel);
   const qb = ctx
     .knex(target.table)
-    .where(hasJoin(rel).targetColumn, own as Knex.Value)
+    .where(hasJoin(rel).targetColumn, plainBinding(ctx, targetJoinColumn(ctx, rel), own))
     .first(target.keyColumns[0]!);
   return statementOf(qb, ({ rows }) => rows.length > 0);
 }

@@ -24,9 +24,12 @@ export function compileInsert(
   const insert = ctx.knex(model.table).insert(row);
   // A composite key is never the database's to number: the row's key is the parts the client wrote.
   if (model.keyColumns.length > 1) return statementOf(insert, () => rowId(model, values));
-  return statementOf(ctx.dialect.returning ? insert.returning(model.key) : insert, ({ rows, insertId }) =>
-    rows.length ? rows[0]![model.key] : insertId,
-  );
+  const key = model.columns.get(model.key);
+  return statementOf(ctx.dialect.returning ? insert.returning(model.key) : insert, ({ rows, insertId }) => {
+    if (!rows.length) return insertId;
+    const raw = rows[0]![model.key];
+    return key && raw !== null ? ctx.dialect.decodeValue(key, raw) : raw;
+  });
 }
 
 /** Distinct INSERT texts kept per model: the written columns are the client's choice. */

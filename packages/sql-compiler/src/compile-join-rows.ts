@@ -5,6 +5,7 @@ import { applySelection, type Selection } from './selection.js';
 import { affectedOf, statementOf, type Statement } from './statement.js';
 import { singleJoin } from './single-join.js';
 import { readableValues } from './table-source.js';
+import { ownerJoinColumn, plainBinding, plainBindings, targetJoinColumn, wireText } from './plain-binding.js';
 
 /** The join table of a many-to-many relationship; throws for any other. */
 function through(rel: RelationshipSchema) {
@@ -23,9 +24,11 @@ export function compileInsertJoinRows(
   values: readonly unknown[],
 ): Statement<number> {
   const t = through(rel);
+  const ownValue = plainBinding(ctx, ownerJoinColumn(ctx, rel), own);
+  const targetValues = plainBindings(ctx, targetJoinColumn(ctx, rel), values);
   const insert = ctx
     .knex(t.table)
-    .insert(values.map((v) => ({ [t.ownColumn]: own, [t.targetColumn]: v })))
+    .insert(targetValues.map((v) => ({ [t.ownColumn]: ownValue, [t.targetColumn]: v })))
     .onConflict([t.ownColumn, t.targetColumn])
     .merge([t.ownColumn]);
   return statementOf(insert, affectedOf);
@@ -43,8 +46,8 @@ export function compileDeleteJoinRows(
   values: Selection,
 ): Statement<number> {
   const t = through(rel);
-  const qb = ctx.knex(t.table).where(t.ownColumn, own as Knex.Value);
-  applySelection(qb, t.targetColumn, values);
+  const qb = ctx.knex(t.table).where(t.ownColumn, plainBinding(ctx, ownerJoinColumn(ctx, rel), own));
+  applySelection(qb, t.targetColumn, values, (v) => plainBindings(ctx, targetJoinColumn(ctx, rel), v));
   if (values !== 'all') readableTargets(ctx, rel, qb);
   return statementOf(qb.del(), affectedOf);
 }
@@ -59,11 +62,12 @@ export function compileJoinedValues(
   const t = through(rel);
   const qb = ctx
     .knex(t.table)
-    .where(t.ownColumn, own as Knex.Value)
-    .whereIn(t.targetColumn, values as Knex.Value[])
+    .where(t.ownColumn, plainBinding(ctx, ownerJoinColumn(ctx, rel), own))
+    .whereIn(t.targetColumn, plainBindings(ctx, targetJoinColumn(ctx, rel), values))
     .select(t.targetColumn);
   readableTargets(ctx, rel, qb);
-  return statementOf(qb, ({ rows }) => new Set(rows.map((r) => String(r[t.targetColumn]))));
+  const joined = targetJoinColumn(ctx, rel);
+  return statementOf(qb, ({ rows }) => new Set(rows.map((r) => wireText(ctx, joined, r[t.targetColumn]))));
 }
 
 /** Under row scopes on the target: keeps the join rows of `qb` to targets the caller may read. */

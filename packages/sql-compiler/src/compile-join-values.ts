@@ -4,6 +4,7 @@ import { keyOfRow, whereKeyIn } from './key-columns.js';
 import { statementOf, type Statement } from './statement.js';
 import { singleJoin } from './single-join.js';
 import { restrictRows } from './table-source.js';
+import { targetJoinColumn } from './plain-binding.js';
 
 /**
  * The join values of the targets of a relationship with these keys, by key as text (when the relationship
@@ -20,5 +21,11 @@ export function compileJoinValues(
     ...new Set([...target.keyColumns, column]),
   );
   restrictRows(ctx, qb, target, target.table);
-  return statementOf(qb, ({ rows }) => new Map(rows.map((r) => [String(keyOfRow(ctx, target, r)), r[column]])));
+  // Both as the wire has them: a join value is bound again (plainBinding) where it is written or compared.
+  const joined = targetJoinColumn(ctx, rel);
+  const decoded = (raw: unknown) => (joined && raw !== null ? ctx.dialect.decodeValue(joined, raw) : raw);
+  return statementOf(
+    qb,
+    ({ rows }) => new Map(rows.map((r) => [String(keyOfRow(ctx, target, r)), decoded(r[column])])),
+  );
 }

@@ -11,6 +11,7 @@ import { selectColumns } from './select-columns.js';
 import { statementOf, type RowsStatement } from './statement.js';
 import { isScoped, tableSource } from './table-source.js';
 import { keptScoped, type Traced } from './scope-trace.js';
+import { ownerJoinColumn, plainBindings } from './plain-binding.js';
 
 /** One target of a relationship, for the owner whose join value is `owner`. */
 export interface RelatedRow {
@@ -50,17 +51,18 @@ export function compileRelated(
   ownerValues: readonly unknown[],
   relations?: Relations,
 ): RowsStatement<RelatedRow[]> {
+  // Bound as the owner's join column binds (MySQL: a binary(16) UUID's bytes): the statement's bindings.
+  const owners = plainBindings(ctx, ownerJoinColumn(ctx, rel), ownerValues);
   const shape = `${ownerValues.length} ${relations ? `${relations.shown.map((r) => r.name).join(',')} ${[...relations.included].join(',')}` : ''}`;
   if (ctx.scopes)
-    return keptScoped(ctx, keptScopedRelated, rel, shape, SHAPES_PER_RELATIONSHIP, ownerValues, (c) =>
-      buildRelated(c, rel, ownerValues, relations),
+    return keptScoped(ctx, keptScopedRelated, rel, shape, SHAPES_PER_RELATIONSHIP, owners, (c) =>
+      buildRelated(c, rel, owners, relations),
     );
   const statements = shapesOf(kept, ctx.dialect, rel);
   const statement = statements.get(shape);
-  if (statement) return { ...statement, bindings: ownerValues };
-  const built = buildRelated(ctx, rel, ownerValues, relations);
-  const bindsOwners =
-    built.bindings.length === ownerValues.length && built.bindings.every((b, i) => b === ownerValues[i]);
+  if (statement) return { ...statement, bindings: owners };
+  const built = buildRelated(ctx, rel, owners, relations);
+  const bindsOwners = built.bindings.length === owners.length && built.bindings.every((b, i) => b === owners[i]);
   if (bindsOwners && statements.size < SHAPES_PER_RELATIONSHIP) statements.set(shape, built);
   return built;
 }
@@ -109,17 +111,23 @@ function buildRelated(
       : [knex.raw('? as ??', [dialect.readColumn(knex, keyRef, key), target.key])];
   qb.select(knex.raw('?? as ??', [ownerRef, OWNER_COLUMN]), ...columns).whereIn(ownerRef, ownerValues as Knex.Value[]);
   for (const ref of composite ? keyColumns : [keyRef]) qb.orderBy(ref, 'asc');
+  // The owner's join value as the owner's row decoded it (a UUID in lower case), where its column is the
+  // target's (the two ends of a foreign key share a type); a join table's own column is read as it comes.
+  const ownerColumn = join.kind === 'through' ? undefined : target.columns.get(join.targetColumn);
+  const owner = ownerColumn
+    ? (raw: Row) => String(dialect.decodeValue(ownerColumn, raw[OWNER_COLUMN]))
+    : (raw: Row) => String(raw[OWNER_COLUMN]);
   let decode: (raw: Row) => RelatedRow;
   if (relations) {
     const full = resourceRowDecoder(dialect, target, linkage);
     decode = (raw) => {
       const row = full(raw);
-      return { owner: String(raw[OWNER_COLUMN]), id: String(row.values[target.key]), row };
+      return { owner: owner(raw), id: String(row.values[target.key]), row };
     };
   } else if (composite) {
-    decode = (raw) => ({ owner: String(raw[OWNER_COLUMN]), id: String(keyOfRow(ctx, target, raw)) });
+    decode = (raw) => ({ owner: owner(raw), id: String(keyOfRow(ctx, target, raw)) });
   } else {
-    decode = (raw) => ({ owner: String(raw[OWNER_COLUMN]), id: String(dialect.decodeValue(key, raw[target.key])) });
+    decode = (raw) => ({ owner: owner(raw), id: String(dialect.decodeValue(key, raw[target.key])) });
   }
   return { ...statementOf(qb, ({ rows }) => rows.map(decode)), carried: relations ? linkage.carried : new Set() };
 }

@@ -5,6 +5,7 @@ import { affectedOf, statementOf, type Statement } from './statement.js';
 import { whereKey } from './key-columns.js';
 import { singleJoin } from './single-join.js';
 import { readableValues, restrictRows } from './table-source.js';
+import { keyColumn, plainBinding } from './plain-binding.js';
 
 /** The resource whose relationship changes: its model, its key, and its own join value for the relationship. */
 export interface LinkOwner {
@@ -39,19 +40,25 @@ export function compileUnlink(
   let qb: Knex.QueryBuilder;
   const model = targetModel(ctx, rel);
   if (join.kind === 'belongs-to') {
-    qb = byKey(ctx, knex(owner.model.table), owner.model, owner.key).where(join.ownColumn, target.value as Knex.Value);
+    qb = byKey(ctx, knex(owner.model.table), owner.model, owner.key).where(
+      join.ownColumn,
+      plainBinding(ctx, owner.model.columns.get(join.ownColumn), target.value),
+    );
     restrictRows(ctx, qb, owner.model, owner.model.table, 'update');
     const readable = readableValues(ctx, model, join.targetColumn);
     if (readable) qb.whereIn(`${owner.model.table}.${join.ownColumn}`, readable);
     qb.update({ [join.ownColumn]: null });
   } else if (join.kind === 'has') {
-    qb = byKey(ctx, knex(model.table), model, target.key).where(join.targetColumn, owner.own as Knex.Value);
+    qb = byKey(ctx, knex(model.table), model, target.key).where(
+      join.targetColumn,
+      plainBinding(ctx, model.columns.get(join.targetColumn), owner.own),
+    );
     restrictRows(ctx, qb, model, model.table, 'update');
     qb.update({ [join.targetColumn]: null });
   } else {
     qb = knex(join.through.table)
-      .where(join.through.ownColumn, owner.own as Knex.Value)
-      .where(join.through.targetColumn, target.value as Knex.Value);
+      .where(join.through.ownColumn, plainBinding(ctx, owner.model.columns.get(join.ownColumn), owner.own))
+      .where(join.through.targetColumn, plainBinding(ctx, model.columns.get(join.targetColumn), target.value));
     const readable = readableValues(ctx, model, join.targetColumn);
     if (readable) qb.whereIn(`${join.through.table}.${join.through.targetColumn}`, readable);
     qb.del();
@@ -59,9 +66,9 @@ export function compileUnlink(
   return statementOf(qb, affectedOf);
 }
 
-/** The row with this key: a one-column key bound as it is (as these statements always did), a composite one by its parts. */
+/** The row with this key: a one-column key bound as plainBinding binds it, a composite one by its parts. */
 function byKey(ctx: CompileContext, qb: Knex.QueryBuilder, model: ModelSchema, key: unknown): Knex.QueryBuilder {
   return model.keyColumns.length === 1
-    ? qb.where(model.key, key as Knex.Value)
+    ? qb.where(model.key, plainBinding(ctx, keyColumn(model), key))
     : whereKey(ctx, qb, model, undefined, key);
 }

@@ -86,6 +86,13 @@ export interface Dialect {
   writeExpression?(column: ColumnSchema, value: unknown): string | undefined;
   /** The binding (or SQL expression) that compares with `readColumn` of the column, when it differs from the wire value. */
   filterValue?(knex: Knex, column: ColumnSchema, value: unknown): unknown;
+  /**
+   * A checked wire value of the column as bound where a statement compares the column with it, or sets the
+   * column to it, directly (keys and join values: `where key in (…)`, `set fk = ?`), where the driver needs
+   * another value: a plain value, never SQL, so that a kept statement can be bound again (MySQL: a binary(16)
+   * UUID's 16 bytes). Undefined where every such value binds as it is.
+   */
+  plainValue?(column: ColumnSchema, value: unknown): unknown;
   /** Turns what the driver returned for a column into the wire value. */
   decodeValue(column: ColumnSchema, raw: unknown): unknown;
   /** `like` case-sensitive, `ilike` case-insensitive, `not_like` the negation of `like`; `\` escapes. */

@@ -3,6 +3,7 @@ import { keyParts, rowId } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import type { CompileContext } from './field-expression.js';
 import { keyBinding } from './key-binding.js';
+import { keyColumn, plainBindings } from './plain-binding.js';
 import { applySelection, type Selection } from './selection.js';
 
 /**
@@ -42,7 +43,7 @@ export function whereKeyIn(
   keys: readonly unknown[],
 ): Knex.QueryBuilder {
   const refs = keyRefs(model, alias);
-  if (refs.length === 1) return qb.whereIn(refs[0]!, keys as Knex.Value[]);
+  if (refs.length === 1) return qb.whereIn(refs[0]!, plainBindings(ctx, keyColumn(model), keys));
   if (keys.length === 0) return qb.whereRaw('1 = 0');
   const tuple = `(${refs.map(() => '?').join(', ')})`;
   return qb.whereRaw(`(${refs.map(() => '??').join(', ')}) in (${keys.map(() => tuple).join(', ')})`, [
@@ -68,11 +69,14 @@ export function orderByKey(
 }
 
 /**
- * The key of a driver row that selected the key's columns (selectKey): the column's value for a one-column
- * key, as it always was; a composite key's id, each part in its wire form.
+ * The key of a driver row that selected the key's columns (selectKey), in its wire form: the column's value
+ * for a one-column key; a composite key's id, made of each part's.
  */
 export function keyOfRow(ctx: CompileContext, model: ModelSchema, row: Readonly<Record<string, unknown>>): unknown {
-  if (model.keyColumns.length === 1) return row[model.key];
+  if (model.keyColumns.length === 1) {
+    const key = keyColumn(model);
+    return key ? ctx.dialect.decodeValue(key, row[model.key]) : row[model.key];
+  }
   const parts: Record<string, unknown> = {};
   for (const c of model.keyColumns) parts[c] = ctx.dialect.decodeValue(model.columns.get(c)!, row[c]);
   return rowId(model, parts);
@@ -98,7 +102,7 @@ export function whereKeySelection(
 ): void {
   if (selection === 'all') return;
   if (model.keyColumns.length === 1) {
-    applySelection(qb, keyRefs(model, alias)[0]!, selection);
+    applySelection(qb, keyRefs(model, alias)[0]!, selection, (v) => plainBindings(ctx, keyColumn(model), v));
     return;
   }
   if ('only' in selection) whereKeyIn(ctx, qb, model, alias, selection.only);

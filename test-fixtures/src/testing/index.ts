@@ -16,4 +16,5 @@ export {
   type ExchangeToCheck,
 } from './jsonapi-schema.js';
 export { watchJsonApiAnswers } from './schema-watch.js';
+export { watchAnswers, type WatchedAnswer } from './answer-watch.js';
 export { prometheusSample } from './prometheus-sample.js';

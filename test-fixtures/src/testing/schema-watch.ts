@@ -1,5 +1,5 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { Server } from 'node:http';
+import { watchAnswers, type WatchedAnswer } from './answer-watch.js';
 import { JsonApiSchemaViolation, jsonApiViolation } from './jsonapi-schema.js';
 
 /**
@@ -11,59 +11,23 @@ import { JsonApiSchemaViolation, jsonApiViolation } from './jsonapi-schema.js';
 const watched = new WeakSet<Server>();
 const noted: string[] = [];
 
-type Chunk = string | Uint8Array;
-
-function bytesOf(chunk: unknown, encoding: unknown): Buffer | undefined {
-  if (typeof chunk === 'string')
-    return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
-  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  return undefined;
-}
-
-function watchExchange(req: IncomingMessage, res: ServerResponse): void {
-  const chunks: Buffer[] = [];
-  const write = res.write;
-  const end = res.end;
-  res.write = function (this: ServerResponse, chunk: Chunk, ...rest: unknown[]) {
-    const bytes = bytesOf(chunk, rest[0]);
-    if (bytes) chunks.push(bytes);
-    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-  } as ServerResponse['write'];
-  res.end = function (this: ServerResponse, ...args: unknown[]) {
-    if (typeof args[0] !== 'function') {
-      const bytes = bytesOf(args[0], args[1]);
-      if (bytes) chunks.push(bytes);
-    }
-    const answered = (end as (...a: unknown[]) => ServerResponse).apply(this, args);
-    const contentType = res.getHeader('content-type');
-    const violation = jsonApiViolation({
-      method: req.method ?? 'GET',
-      path: req.url ?? '',
-      status: res.statusCode,
-      contentType: Array.isArray(contentType)
-        ? contentType.join(', ')
-        : contentType === undefined
-          ? undefined
-          : String(contentType),
-      text: decoded(Buffer.concat(chunks), res.getHeader('content-encoding')).toString('utf8'),
-    });
-    if (violation) noted.push(violation);
-    return answered;
-  } as ServerResponse['end'];
-}
-
-/** The document of a compressed answer (server-koa's compression). */
-function decoded(bytes: Buffer, encoding: unknown): Buffer {
-  if (encoding === 'gzip') return gunzipSync(bytes);
-  if (encoding === 'br') return brotliDecompressSync(bytes);
-  return bytes;
+/** Notes each JSON:API answer the schema refuses. */
+function check(answer: WatchedAnswer): void {
+  const violation = jsonApiViolation({
+    method: answer.method,
+    path: answer.path,
+    status: answer.status,
+    contentType: answer.headers.get('content-type') ?? undefined,
+    text: answer.text,
+  });
+  if (violation) noted.push(violation);
 }
 
 /** Checks every answer of this server from now on (once per server, however often asked). */
 export function watchJsonApiAnswers(server: Server): void {
   if (watched.has(server)) return;
   watched.add(server);
-  server.prependListener('request', watchExchange);
+  watchAnswers(server, check);
 }
 
 const wrapped = new WeakSet<object>();

@@ -2,6 +2,8 @@ import { describeEachDatabase, type TestResponse } from '@colapi/test-fixtures/t
 import { expect } from 'chai';
 import { ACCESS, bearer, MARK, TENANT_2_IDS, TENANT_DATA, tampered, token } from './tenants.js';
 
+const CURSOR_PROFILE = 'https://jsonapi.org/profiles/ethanresnick/cursor-pagination';
+
 /** Every resource identifier in a document (data, included, linkage), as `type/id`. */
 function identifiers(value: unknown, found: string[] = []): string[] {
   if (Array.isArray(value)) for (const v of value) identifiers(v, found);
@@ -171,6 +173,71 @@ describeEachDatabase(
     it('refuses a valid token whose role has no rules with 403', async () => {
       const res = await t().http.get('/api/tag', bearer(await token('stranger')));
       expect(res.status).to.equal(403);
+    });
+
+    it('pages by cursor through tenant 1 only, both ways, on collections and to-many related endpoints', async () => {
+      const profile = { ...tenant1.headers, accept: `application/vnd.api+json; profile="${CURSOR_PROFILE}"` };
+      const lists: [string, string[]][] = [
+        ['/api/person?page[size]=1', ['1', '3']],
+        ['/api/article?page[size]=1&sort=-title', ['1', '3']],
+        ['/api/comment?page[size]=1&include=author', ['1', '3']],
+        ['/api/person/1/articles?page[size]=1', ['1']],
+        ['/api/tag/1/articles?page[size]=1', ['1']],
+      ];
+      for (const [first, expected] of lists) {
+        const seen: string[] = [];
+        let last: TestResponse | undefined;
+        for (let next: string | null = first; next; ) {
+          const res: TestResponse = await t().http.get(next, { headers: profile });
+          expect(res.status, `${next}: ${res.text}`).to.equal(200);
+          expectNothingOfTenant2(res, next);
+          seen.push(...res.body.data.map((r: { id: string }) => r.id));
+          last = res;
+          next = res.body.links.next
+            ? new URL(res.body.links.next, 'http://x').pathname + new URL(res.body.links.next, 'http://x').search
+            : null;
+          expect(seen.length, first).to.be.at.most(expected.length);
+        }
+        expect([...seen].sort(), first).to.deep.equal(expected);
+        // And back from the last page, by `prev`.
+        const back: string[] = [...last!.body.data.map((r: { id: string }) => r.id)];
+        for (let prev: string | null = last!.body.links.prev; prev; ) {
+          const at: string = new URL(prev, 'http://x').pathname + new URL(prev, 'http://x').search;
+          const res: TestResponse = await t().http.get(at, { headers: profile });
+          expect(res.status, at).to.equal(200);
+          expectNothingOfTenant2(res, at);
+          back.push(...res.body.data.map((r: { id: string }) => r.id));
+          prev = res.body.links.prev;
+        }
+        expect([...back].sort(), `${first} backwards`).to.deep.equal(expected);
+      }
+    });
+
+    it("gives tenant 1 the same validators (ETag, Resource-ETag) whatever happens to tenant 2's rows and to hidden fields", async () => {
+      const tags = async () => {
+        const found: Record<string, string> = {};
+        for (const path of READS) {
+          const res = await t().http.get(path, tenant1);
+          found[path] = `${res.headers.get('etag')} ${res.headers.get('resource-etag')}`;
+        }
+        return found;
+      };
+      const before = await tags();
+      const knex = t().target.database.knex;
+      await knex('person')
+        .whereIn('id', [2, 4])
+        .update({ name: `renamed ${MARK}` });
+      await knex('article')
+        .whereIn('id', [2, 4])
+        .update({ title: `retitled ${MARK}` });
+      // A field read hides, of a row tenant 1 reads: its changes must not show either.
+      await knex('person').where({ id: 1 }).update({ birthday: '1999-09-09' });
+      await knex('article_tag').insert({ article_id: 2, tag_id: 2 });
+      try {
+        expect(await tags()).to.deep.equal(before);
+      } finally {
+        await t().seed(TENANT_DATA);
+      }
     });
 
     it('a token without the claim a rule needs sees no row, never every row', async () => {

@@ -53,6 +53,20 @@ describeEachDatabase(
       await refused(403, () => t().http.patch('/api/article/1', article({ title: 'stolen' }, undefined, '1'), cid));
     });
 
+    it('takes back in If-Match the Resource-ETag its read gave, though the rules hide a field of the row', async () => {
+      // person hides `birthday` from members: the tag stands for what the caller can see of the row.
+      const read = await t().http.get('/api/person/1?include=articles', ann);
+      const tag = read.headers.get('resource-etag');
+      expect(tag, read.text).to.be.a('string');
+      const body = { data: { type: 'person', id: '1', attributes: { name: 'ann again' } } };
+      const res = await t().http.patch('/api/person/1', body, { headers: { ...ann.headers, 'if-match': tag! } });
+      expect(res.status, res.text).to.equal(200);
+      const stale = await refused(412, () =>
+        t().http.patch('/api/person/1', body, { headers: { ...ann.headers, 'if-match': tag! } }),
+      );
+      expect(stale.body.errors[0].source).to.deep.equal({ header: 'If-Match' });
+    });
+
     it('answers an update of a row it cannot read as missing (404), not forbidden', async () => {
       const hidden = await refused(404, () =>
         t().http.patch('/api/article/2', article({ title: 'x' }, undefined, '2'), ann),

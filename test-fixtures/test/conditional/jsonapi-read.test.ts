@@ -1,11 +1,13 @@
 import { describeEachDatabase } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { expectError, expectStatus, resource } from '../jsonapi-write/helpers.js';
+import { checkAnswersAgainstDocument } from '../openapi/document-watch.js';
 
 /** A strong entity-tag: a quoted string, no `W/`. */
 const STRONG_TAG = /^"[A-Za-z0-9_-]+"$/;
 
 describeEachDatabase('Format A: conditional reads (ETag, If-None-Match, If-Match on GET)', (t) => {
+  checkAnswersAgainstDocument(t);
   beforeEach(() => t().seed());
 
   const tagOf = async (path: string, headers: Record<string, string> = {}) => {

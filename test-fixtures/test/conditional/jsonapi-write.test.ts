@@ -1,6 +1,7 @@
 import { describeEachDatabase, type TestTarget } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { census, expectError, expectStatus, ref, refs, resource, rows, tagsOf } from '../jsonapi-write/helpers.js';
+import { checkAnswersAgainstDocument } from '../openapi/document-watch.js';
 
 /** The row tag of a resource as a GET shows it (`Resource-ETag`). */
 async function rowTagOf(t: TestTarget, path: string): Promise<string> {
@@ -13,6 +14,7 @@ const rename = (id: string, name: string) => resource('person', { name }, undefi
 const nameOf = async (t: TestTarget, id: number) => (await rows(t, 'person', { id }))[0]!.name;
 
 describeEachDatabase('Format A: If-Match on writes (lost updates)', (t) => {
+  checkAnswersAgainstDocument(t);
   beforeEach(() => t().seed());
 
   it('updates with the row tag of a GET, with or without include, and answers the new tag', async () => {
@@ -189,6 +191,7 @@ describeEachDatabase('Format A: If-Match on writes (lost updates)', (t) => {
 describeEachDatabase(
   'Format A: requireIfMatch',
   (t) => {
+    checkAnswersAgainstDocument(t, { requireIfMatch: true });
     beforeEach(() => t().seed());
 
     it('answers 428 naming If-Match to every write of a resource without it, relationship writes included', async () => {

@@ -1,6 +1,7 @@
 import { describeEachDatabase, type TestTarget } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { expectMessage, expectStatus, rows, snapshot, tagIds } from '../legacy/helpers.js';
+import { checkAnswersAgainstDocument } from '../openapi/document-watch.js';
 
 const STRONG_TAG = /^"[A-Za-z0-9_-]+"$/;
 
@@ -15,6 +16,7 @@ const nameOf = async (t: TestTarget, id: number) => (await rows(t, 'person', { i
 describeEachDatabase(
   'Format B: conditional requests',
   (t) => {
+    checkAnswersAgainstDocument(t);
     beforeEach(() => t().seed());
 
     it('tags every 200 GET and answers If-None-Match (a list, *, a weak tag) with 304 and no body', async () => {
@@ -115,6 +117,7 @@ describeEachDatabase(
 describeEachDatabase(
   'Format B: requireIfMatch',
   (t) => {
+    checkAnswersAgainstDocument(t, { requireIfMatch: true });
     beforeEach(() => t().seed());
 
     it('answers 428 to writes without If-Match, a bulk update included, and runs them with it', async () => {

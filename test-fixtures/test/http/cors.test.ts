@@ -50,6 +50,7 @@ function fetchIn(page: Page, url: string, init: RequestInit = {}) {
           body: await res.text(),
           location: res.headers.get('Location'),
           timing: res.headers.get('Server-Timing'),
+          resourceTag: res.headers.get('Resource-ETag'),
           error: undefined,
         };
       } catch (error) {
@@ -105,6 +106,28 @@ describeEachDatabase(
       await page.close();
     });
 
+    it("an allowed page reads a resource's Resource-ETag and sends it back in If-Match (412 once stale)", async () => {
+      const page = await pageAt(ALLOWED);
+      const read = await fetchIn(page, `${t().http.origin}/api/person/2`, { headers: { accept: MEDIA } });
+      expect(read.resourceTag, 'Resource-ETag must be exposed').to.be.a('string');
+      const patch = (name: string) =>
+        fetchIn(page, `${t().http.origin}/api/person/2`, {
+          method: 'PATCH',
+          headers: { 'content-type': MEDIA, accept: MEDIA, 'if-match': read.resourceTag! },
+          body: JSON.stringify({ data: { type: 'person', id: '2', attributes: { name } } }),
+        });
+      const first = await patch('Renamed in a browser');
+      expect(first.error).to.equal(undefined);
+      expect(first.status, first.body).to.equal(200);
+      expect(first.resourceTag).to.be.a('string').and.not.equal(read.resourceTag);
+      const stale = await patch('Lost update');
+      expect(stale.status, stale.body).to.equal(412);
+      const [row] = await t().target.database.knex('person').where('id', 2).select('name');
+      expect(row.name).to.equal('Renamed in a browser');
+      await page.close();
+      await t().seed();
+    });
+
     it('a page of another origin cannot read the answer, nor get its write sent', async () => {
       const page = await pageAt(OTHER);
       const read = await fetchIn(page, `${t().http.origin}/api/person`);
@@ -151,7 +174,7 @@ describeEachDatabase(
       const allowed = await fetch(`${t().http.origin}/api/person/1`, { headers: { origin: ALLOWED } });
       expect(allowed.headers.get('access-control-allow-origin')).to.equal(ALLOWED);
       expect(allowed.headers.get('access-control-expose-headers')).to.equal(
-        'Location, ETag, Link, X-Request-Id, Server-Timing',
+        'Location, ETag, Resource-ETag, Link, X-Request-Id, Server-Timing',
       );
       expect(allowed.headers.get('vary')).to.match(/Origin/);
       // Outside the prefix, nothing of CORS.

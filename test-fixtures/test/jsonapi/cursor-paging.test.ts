@@ -261,6 +261,10 @@ describeEachDatabase('Format A: cursor pagination (profile ethanresnick/cursor-p
       const asked = await t().http.get('/api/person?page[size]=2', { headers: { accept: ACCEPT_PROFILE } });
       expectCursorPage(asked);
       expect(ids(asked)).to.deep.equal(['1', '2']);
+      // JSON:API 1.1: the profiled entry alone is acceptable, and asks for the profile as well.
+      const alone = await t().http.get('/api/person?page[size]=2', { headers: { accept: PROFILE_TYPE } });
+      expectCursorPage(alone);
+      expect(ids(alone)).to.deep.equal(['1', '2']);
       const plain = await getOk(t(), '/api/person?page[size]=2');
       expect(plain.headers.get('content-type')).to.equal('application/vnd.api+json');
       expect(plain.body.meta).to.deep.equal({ total: PERSONS.length });

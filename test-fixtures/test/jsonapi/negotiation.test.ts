@@ -19,7 +19,10 @@ const ACCEPT_CASES: [string | null, number][] = [
   [`${JSONAPI}; ext="https://a.example/x,https://b.example/y", ${JSONAPI}`, 200],
   [`text/html; note="a, ${JSONAPI}"`, 406],
   [`${JSONAPI}; charset=utf-8`, 406],
-  [`${JSONAPI}; profile="a", ${JSONAPI}; charset=utf-8`, 406],
+  // JSON:API 1.1: an unknown profile is ignored; another parameter still makes its entry unusable.
+  [`${JSONAPI}; profile="a", ${JSONAPI}; charset=utf-8`, 200],
+  [`${JSONAPI}; profile="https://example.com/unknown"`, 200],
+  [`${JSONAPI}; profile="a"; charset=utf-8`, 406],
   [`${JSONAPI}; charset=utf-8, */*`, 406],
   [`${JSONAPI};q=0`, 406],
   ['text/html', 406],
@@ -31,7 +34,7 @@ const ACCEPT_CASES: [string | null, number][] = [
 const CONTENT_TYPE_CASES: [string, number][] = [
   [`${JSONAPI}; charset=utf-8`, 415],
   [`${JSONAPI}; ext="https://example.com/ext"`, 415],
-  [`${JSONAPI};profile=x`, 415],
+  [`${JSONAPI};profile=x; charset=utf-8`, 415],
   ['application/json', 415],
   ['text/plain', 415],
 ];
@@ -89,6 +92,17 @@ describeEachDatabase('Format A: content negotiation and query parameters', (t) =
       expect(error.detail).to.contain(JSONAPI);
     });
   }
+
+  it('takes a body whose Content-Type names a profile it does not know, ignoring the profile (JSON:API 1.1)', async () => {
+    const res = await t().http.post(
+      '/api/person',
+      { data: { type: 'person', attributes: { name: 'profiled' } } },
+      { headers: { 'content-type': `${JSONAPI}; profile="https://example.com/unknown"` } },
+    );
+    expect(res.status, res.text).to.equal(201);
+    expect(res.headers.get('content-type')).to.equal(JSONAPI);
+    await t().seed();
+  });
 
   it('sends JSON:API documents with the bare media type, no parameters', async () => {
     for (const path of [

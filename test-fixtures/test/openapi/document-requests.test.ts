@@ -6,13 +6,14 @@ import { describeEachDatabase, type TestResponse } from '@colapi/test-fixtures/t
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { answerProblems } from './answer-check.js';
-import { invalidValues, memberVariants, validValue } from './schema-values.js';
+import { invalidValues, memberVariants, resolve, validValue } from './schema-values.js';
 
 type Parameter = {
   name: string;
   in: string;
   required?: boolean;
   schema?: object;
+  example?: unknown;
   content?: Record<string, { schema: object; example?: unknown }>;
 };
 type Operation = {
@@ -82,20 +83,32 @@ for (const formatName of FORMAT_NAMES) {
             const candidates = template.includes('{related_id}')
               ? await keysOf(database.knex, registry, target!, 25)
               : ['-'];
-            const parameters = (op.parameters ?? []).filter((p) => p.in !== 'path');
+            // Shared parameters (If-Match, If-None-Match) are references to the document's components.
+            const parameters = (op.parameters ?? [])
+              .map((p) => resolve(p, doc) as Parameter)
+              .filter((p) => p.in !== 'path');
             const accept = [
-              ...new Set(Object.values(op.responses).flatMap((r) => Object.keys(r.content ?? {}))),
+              ...new Set(
+                Object.values(op.responses).flatMap((r) => Object.keys((resolve(r, doc) as typeof r).content ?? {})),
+              ),
             ].filter((m) => !m.includes('javascript'));
             const bodyType = op.requestBody ? Object.keys(op.requestBody.content)[0]! : undefined;
             const parameterValue = (p: Parameter) =>
               p.content
                 ? (Object.values(p.content)[0]!.example ?? validValue(Object.values(p.content)[0]!.schema, doc))
-                : validValue(p.schema ?? {}, doc);
+                : (p.example ?? validValue(p.schema ?? {}, doc));
             const baseline: Request = {
               query: parameters
                 .filter((p) => p.required && p.in === 'query')
                 .map((p) => [p.name, parameterText(p, parameterValue(p))]),
-              headers: { accept: accept.join(', ') || '*/*' },
+              headers: {
+                accept: accept.join(', ') || '*/*',
+                ...Object.fromEntries(
+                  parameters
+                    .filter((p) => p.required && p.in === 'header')
+                    .map((p) => [p.name, parameterText(p, parameterValue(p))]),
+                ),
+              },
               ...(bodyType ? { body: validValue(op.requestBody!.content[bodyType]!.schema, doc) } : {}),
             };
 
@@ -116,7 +129,7 @@ for (const formatName of FORMAT_NAMES) {
               sent++;
               if (res.status < 300) succeeded++;
               const where = `${method.toUpperCase()} ${template}`;
-              const found = answerProblems(op.responses, res, check);
+              const found = answerProblems(op.responses, res, check, doc);
               if (refused && res.status < 400) found.push(`accepted ${refused} with ${res.status}`);
               for (const problem of found) {
                 const key = `${where}: ${problem.replace(/\d+(\.\d+)?/g, 'N').slice(0, 160)}`;

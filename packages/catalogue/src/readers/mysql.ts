@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { CatalogueReader } from '../catalogue.js';
 import { assembleTables, flag, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
 import { declaredFraction, withDetail } from './declared-fraction.js';
+import { withBinaryUuids } from './mysql-binary-uuids.js';
+import { holdsUuids, uuidCandidate } from './mysql-char-uuids.js';
 import { mysqlType } from './mysql-types.js';
 
 /** mysql2 answers `[rows, fields]`. */
@@ -165,11 +167,30 @@ export const mysqlCatalogue: CatalogueReader = {
       knex.raw(TABLE_GRANTS).then((r) => rowsOf<TableGrantRow>(r)),
       enabledRoles(knex),
     ]);
+    // MariaDB/MySQL have no uuid type but MariaDB 10.7's: a char(36) named as an id and holding UUIDs is one.
+    const uuids = new Set<string>();
+    await Promise.all(
+      columns
+        .filter((c) => uuidCandidate(c.name, c.sql_type))
+        .map(async (c) => {
+          if (await holdsUuids(knex, c.table, c.name)) uuids.add(`${c.table}\u0000${c.name}`);
+        }),
+    );
     const typed: ColumnRow[] = columns.map((c) => {
-      const mapped = json.has(`${c.table}\u0000${c.name}`) ? { type: 'json' as const } : mysqlType(c.sql_type);
+      const id = `${c.table}\u0000${c.name}`;
+      const mapped = json.has(id)
+        ? { type: 'json' as const }
+        : uuids.has(id)
+          ? { type: 'uuid' as const }
+          : mysqlType(c.sql_type);
       return { ...c, sqlType: c.sql_type, ...withDetail(mapped, { fractionDigits: declaredFraction(c.sql_type, 0) }) };
     });
     const served = withPrivileges(tables, columns, grants, roles);
-    return { dialect: 'mysql', schema: db, tables: assembleTables(served, typed, constraints(keys, db)), role };
+    return {
+      dialect: 'mysql',
+      schema: db,
+      tables: withBinaryUuids(assembleTables(served, typed, constraints(keys, db))),
+      role,
+    };
   },
 };

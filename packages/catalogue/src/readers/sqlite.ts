@@ -1,7 +1,7 @@
 import type { ColumnType } from '@colapi/schema';
 import { textFormDigits, textFormOf } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
-import type { CatalogueReader } from '../catalogue.js';
+import type { CatalogueReader, CatalogueTable } from '../catalogue.js';
 import { assembleTables, type ColumnRow, type ConstraintRow, type TableRow } from './assemble.js';
 import { declaredFraction, withDetail } from './declared-fraction.js';
 import { checkedValues, sqliteType } from './sqlite-types.js';
@@ -149,6 +149,21 @@ export const sqliteCatalogue: CatalogueReader = {
         constraints.push({ table, kind: 'foreign', columns: parts.map((p) => p.from), target, references });
       }
     }
-    return { dialect: 'sqlite', tables: assembleTables(tables, columns, constraints) };
+    return { dialect: 'sqlite', tables: assembleTables(tables, columns, constraints).map(sixtyFourBitIntegers) };
   },
 };
+
+/**
+ * SQLite keeps every integer in up to eight bytes whatever its column declares (`INTEGER`, `INT`,
+ * `SMALLINT`): a declared name bounds nothing, so an integer column takes SQLite's whole range rather than
+ * the range the name has on PostgreSQL or MariaDB (Chinook's `INTEGER` keys are not 32-bit there).
+ */
+function sixtyFourBitIntegers(table: CatalogueTable): CatalogueTable {
+  if (!table.columns.some((c) => c.type === 'integer' && c.minimum !== undefined)) return table;
+  return {
+    ...table,
+    columns: table.columns.map((c) =>
+      c.type === 'integer' && c.minimum !== undefined ? { ...c, minimum: -(2 ** 63), maximum: 2 ** 63 - 1 } : c,
+    ),
+  };
+}

@@ -9,6 +9,7 @@ import {
   noContent,
   operationBuilder,
   query,
+  resourceTagWhenFound,
 } from '@colapi/openapi';
 import type { DescriptionContext, OpenApiDescription, OpenApiObject, RouteEntry } from '@colapi/wire-format';
 import { JSONAPI_MEDIA_TYPE as MEDIA } from '../media-type.js';
@@ -169,7 +170,8 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: DescriptionContex
             `${rel!.name}.get`,
             `Fetch the ${rel!.name} of one of ${c.name}`,
             shapeParameters(target!, ctx),
-            ok(s.resourceDocument(ctx, target!, true)),
+            // The related resource's own version, when there is one (data: null has none).
+            { '200': jsonResponse('OK', MEDIA, s.resourceDocument(ctx, target!, true), resourceTagWhenFound()) },
           )
         : op(
             `${rel!.name}.list`,

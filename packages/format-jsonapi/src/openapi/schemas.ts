@@ -50,6 +50,10 @@ export function errorDocument(ctx: DescriptionContext): JsonSchema {
               properties: {
                 parameter: { type: 'string', description: 'The query parameter at fault.' },
                 pointer: { type: 'string', description: 'A JSON pointer to the member of the request body at fault.' },
+                header: {
+                  type: 'string',
+                  description: 'The request header at fault (If-Match, If-None-Match, Colapi-Read-From).',
+                },
               },
             },
           },

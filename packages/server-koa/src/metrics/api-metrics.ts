@@ -37,8 +37,14 @@ export class ApiMetrics {
   readonly #exhausted: Counter;
   readonly #reloads: Counter<'outcome'>;
   readonly #refusals: Counter<'status' | 'reason'>;
+  readonly #byWorker: Counter<'worker'> | undefined;
+  readonly #worker: string | undefined;
 
-  constructor(options: { readonly prefix?: string; readonly defaultMetrics?: boolean } = {}) {
+  /**
+   * `worker`: in a cluster worker, its name (the process id): requests are also counted by worker
+   * (`colapi_worker_requests_total{worker}`), which a primary's summed metrics keep apart.
+   */
+  constructor(options: { readonly prefix?: string; readonly defaultMetrics?: boolean; readonly worker?: string } = {}) {
     const p = options.prefix ?? 'colapi_';
     const registers = [this.registry];
     this.#duration = new Histogram({
@@ -136,6 +142,16 @@ export class ApiMetrics {
       labelNames: ['status', 'reason'],
       registers,
     });
+    this.#worker = options.worker;
+    this.#byWorker =
+      options.worker === undefined
+        ? undefined
+        : new Counter({
+            name: `${p}worker_requests_total`,
+            help: 'Requests answered, by the cluster worker (its process id) that answered them',
+            labelNames: ['worker'],
+            registers,
+          });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
@@ -145,6 +161,7 @@ export class ApiMetrics {
     this.#inFlight.inc();
     return (collection, operation, method, status) => {
       this.#inFlight.dec();
+      if (this.#worker !== undefined) this.#byWorker?.inc({ worker: this.#worker });
       this.#duration.observe(
         {
           collection,

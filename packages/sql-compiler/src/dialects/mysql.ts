@@ -1,4 +1,4 @@
-import type { ColumnType } from '@colapi/schema';
+import type { ColumnSchema, ColumnType } from '@colapi/schema';
 import type { Dialect, ForeignKey } from '../dialect.js';
 import { decodeCommon, decodeInteger, decodeJsonText } from './decode-common.js';
 import { mysqlErrorPlace } from './mysql-error-place.js';
@@ -78,12 +78,19 @@ export function returnsInsertedRows(version: string): boolean {
   return major > 10 || (major === 10 && Number(mariadb[2]) >= 5);
 }
 
-/** A checked value as bound: a timestamp with a space, bytes from base64. */
-function binding(column: { readonly type: string }, value: unknown): unknown {
+/** A checked value as bound: a timestamp with a space, bytes from base64, a UUID kept as bytes as its 16 bytes. */
+function binding(column: ColumnSchema, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   if (column.type === 'datetime') return value.replace('T', ' ');
   if (column.type === 'binary') return Buffer.from(value, 'base64');
+  if (column.uuidBytes) return Buffer.from(value.replace(/-/g, ''), 'hex');
   return value;
+}
+
+/** 16 bytes as a UUID's text: lower-case hex with hyphens. */
+function uuidText(bytes: Buffer): string {
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Parses mysql://user:password@host:port/database into mysql2 options. */
@@ -173,6 +180,9 @@ export const mysql: Dialect = {
   writeValue(_knex, column, value) {
     return binding(column, value);
   },
+  plainValue(column, value) {
+    return column.uuidBytes ? binding(column, value) : value;
+  },
   filterValue(knex, column, value) {
     // Text compared with an integer column is compared as a double: a key past 2^53 is cast to stay exact.
     if (column.type === 'integer' && typeof value === 'string') return knex.raw('cast(? as signed)', [value]);
@@ -209,8 +219,11 @@ export const mysql: Dialect = {
       case 'set':
         return raw === '' ? [] : String(raw).split(',');
       case 'enum':
-      case 'uuid':
         return Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
+      case 'uuid':
+        if (column.uuidBytes && Buffer.isBuffer(raw) && raw.length === 16) return uuidText(raw);
+        // MariaDB's uuid answers in lower case; a char(36) holds what was written (the catalogue serves one in lower case).
+        return (Buffer.isBuffer(raw) ? raw.toString('utf8') : String(raw)).toLowerCase();
       case 'string':
         // Text read through exactText (a binary cast) arrives as bytes.
         return Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;

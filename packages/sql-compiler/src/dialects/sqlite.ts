@@ -1,4 +1,5 @@
 import { sqlColumn, type ColumnType } from '@colapi/schema';
+import { checkDecimal } from '@colapi/query-ast';
 import type { Dialect } from '../dialect.js';
 import { decodeCommon, decodeJsonText } from './decode-common.js';
 import { ValueOutOfRange } from '../value-out-of-range.js';
@@ -47,8 +48,43 @@ interface SqliteConnection {
 
 interface SqliteStatement {
   readonly reader: boolean;
+  /** False for a statement that writes, RETURNING rows or not. */
+  readonly readonly: boolean;
+  safeIntegers(on: boolean): SqliteStatement;
   all(values: readonly unknown[]): Record<string, unknown>[];
   run(values: readonly unknown[]): { lastInsertRowid: number | bigint; changes: number };
+}
+
+/**
+ * An integer better-sqlite3 read as a BigInt (safeIntegers), as JSON holds it exactly: a number within 2^53,
+ * its digits past it, as the other dialects' drivers answer a bigint.
+ */
+function exactInteger(value: unknown): unknown {
+  if (typeof value !== 'bigint') return value;
+  return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : String(value);
+}
+
+/** The text of an integer past 2^53, as the value checks let it through. */
+const DIGITS = /^-?\d{1,19}$/;
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = -MAX_SAFE;
+
+/** Rows read with safeIntegers, each BigInt replaced by exactInteger's value. */
+function exactRows(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  for (const row of rows) for (const k in row) if (typeof row[k] === 'bigint') row[k] = exactInteger(row[k]);
+  return rows;
+}
+
+/** Whether a row read as doubles holds a number past 2^53, which may be an integer the double rounded. */
+function holdsUnsafe(rows: readonly Record<string, unknown>[]): boolean {
+  for (const row of rows) {
+    for (const k in row) {
+      const v = row[k];
+      if (typeof v === 'number' && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER)) return true;
+    }
+  }
+  return false;
 }
 
 /** better-sqlite3 binds numbers, strings, bigints, buffers and null; booleans and dates as knex binds them. */
@@ -61,6 +97,7 @@ function sqliteValue(value: unknown): unknown {
 /** What knex's better-sqlite3 client uses of a statement. */
 const NOTHING_TO_ROLL_BACK = {
   reader: false,
+  readonly: false,
   safeIntegers() {
     return this;
   },
@@ -149,9 +186,23 @@ export const sqlite: Dialect = {
     // The connection's statement cache (cacheStatements) makes this a lookup after the first time.
     const statement = (connection as SqliteConnection).prepare(sql) as SqliteStatement;
     const values = bindings.map(sqliteValue);
-    if (statement.reader) return { rows: statement.all(values) };
-    const { lastInsertRowid, changes } = statement.run(values);
-    return { rows: [], insertId: lastInsertRowid, affected: changes };
+    // SQLite integers are 64 bits; better-sqlite3 reads them as doubles unless asked for BigInts, which cost
+    // a third more per row read (docs/decisions.md). A read is run as doubles, and again with BigInts only
+    // when a value came past 2^53 (a read is repeatable: the connection runs nothing in between). A write
+    // is never run twice: its RETURNING rows and new rowid are read with BigInts. The statement is shared
+    // with knex's own queries (the connection's cache), so it is left as it was found, reading doubles.
+    if (statement.reader && statement.readonly) {
+      const rows = statement.all(values);
+      if (!holdsUnsafe(rows)) return { rows };
+    }
+    statement.safeIntegers(true);
+    try {
+      if (statement.reader) return { rows: exactRows(statement.all(values)) };
+      const { lastInsertRowid, changes } = statement.run(values);
+      return { rows: [], insertId: exactInteger(lastInsertRowid), affected: changes };
+    } finally {
+      statement.safeIntegers(false);
+    }
   },
   readColumn(knex, ref) {
     return knex.raw('??', [ref]);
@@ -161,17 +212,35 @@ export const sqlite: Dialect = {
     if (column.textForm !== undefined) return inTextForm(column, value);
     // SQLite stores 64 bits in any integer column; the other databases declare these columns `integer`,
     // 32 bits, and refuse more. Refused here alike, rather than kept on one database only.
-    if (column.type === 'integer' && typeof value === 'number' && (value < INT32_MIN || value > INT32_MAX))
+    // A declared size (`bigint`) is checked before any SQL, against its own range.
+    if (
+      column.type === 'integer' &&
+      column.maximum === undefined &&
+      typeof value === 'number' &&
+      (value < INT32_MIN || value > INT32_MAX)
+    )
       throw new ValueOutOfRange(sqlColumn(column));
+    if (column.type === 'integer' && typeof value === 'string' && DIGITS.test(value)) return BigInt(value);
     if (column.type === 'binary' && typeof value === 'string') return Buffer.from(value, 'base64');
     return value;
   },
+  plainValue(column, value) {
+    // A date key or join value in the form the column's rows are written in, as filters compare it.
+    return column.textForm === undefined ? value : inTextForm(column, value);
+  },
   filterValue(_knex, column, value) {
     if (column.type === 'binary' && typeof value === 'string') return Buffer.from(value, 'base64');
+    // An integer past 2^53 comes as its digits: bound as a 64-bit integer, compared exactly.
+    if (column.type === 'integer' && typeof value === 'string' && DIGITS.test(value)) return BigInt(value);
     // Dates and times are text: compared in the form the column's rows are written in.
     return inTextForm(column, value);
   },
   decodeValue(column, raw) {
+    // A whole number past 2^53 in a decimal column comes as its digits (execute): at the column's scale.
+    if (column.type === 'decimal' && typeof raw === 'string') {
+      const checked = checkDecimal({ ...column, precision: undefined }, raw);
+      if (checked.ok) return checked.value;
+    }
     const common = decodeCommon(column, raw);
     if (common !== undefined) return common;
     switch (column.type) {
