@@ -339,7 +339,7 @@ for (const kind of testedKinds()) {
       expect(bad.status, bad.text).to.be.oneOf([400, 404]);
     });
 
-    it('serves a foreign key of several columns as a to-one relationship and its inverse, read only', async () => {
+    it('serves a foreign key of several columns as a to-one relationship and its inverse; writes the to-one', async () => {
       for (const [order, lineNo, qty] of [
         [1, 2, 1],
         [2, 1, 3],
@@ -403,11 +403,52 @@ for (const kind of testedKinds()) {
       const legacyRelated = await b.get('/api/order_line/2,1/shipment_items');
       expect(legacyRelated.body.objects.map((s: { id: number }) => s.id)).to.deep.equal([2, 3]);
 
-      const write = await a.patch('/api/shipment_item/4/relationships/order_line', {
+      const set = await a.patch('/api/shipment_item/4/relationships/order_line', {
         data: { type: 'order_line', id: '1,1' },
       });
-      expect(write.status).to.equal(403);
-      expect(write.body.errors[0].detail).to.match(/order_id, line_no/);
+      expect(set.status, set.text).to.be.oneOf([200, 204]);
+      const linked = await a.get('/api/shipment_item/4');
+      expect(linked.body.data.relationships.order_line.data).to.deep.equal({ type: 'order_line', id: '1,1' });
+      expect(linked.body.data.attributes).to.include({ order_id: 1, line_no: 1 });
+      const unset = await a.patch('/api/shipment_item/4/relationships/order_line', { data: null });
+      expect(unset.status, unset.text).to.be.oneOf([200, 204]);
+      expect((await b.get('/api/shipment_item/4')).body).to.include({ order_id: null, line_no: null });
+      const missing = await a.patch('/api/shipment_item/4/relationships/order_line', {
+        data: { type: 'order_line', id: '7,7' },
+      });
+      expect(missing.status).to.equal(404);
+      const malformed = await a.patch('/api/shipment_item/4/relationships/order_line', {
+        data: { type: 'order_line', id: '7' },
+      });
+      expect(malformed.status).to.equal(400);
+      expect(malformed.body.errors[0].source).to.deep.equal({ pointer: '/data/id' });
+      const twice = await a.patch('/api/shipment_item/4', {
+        data: {
+          type: 'shipment_item',
+          id: '4',
+          attributes: { order_id: 2 },
+          relationships: { order_line: { data: { type: 'order_line', id: '2,1' } } },
+        },
+      });
+      expect(twice.status).to.equal(400);
+      const created = await a.post('/api/shipment_item', {
+        data: {
+          type: 'shipment_item',
+          attributes: { qty: 9 },
+          relationships: { order_line: { data: { type: 'order_line', id: '2,2' } } },
+        },
+      });
+      expect(created.status, created.text).to.equal(201);
+      expect(created.body.data.attributes).to.include({ order_id: 2, line_no: 2 });
+      const repointed = await b.patch(`/api/shipment_item/${created.body.data.id}`, { order_line: { id: '1,1' } });
+      expect(repointed.status, repointed.text).to.equal(200);
+      expect(repointed.body).to.include({ order_id: 1, line_no: 1 });
+      expect((await b.delete(`/api/shipment_item/${created.body.data.id}`)).status).to.equal(204);
+      const toMany = await a.post('/api/order_line/1,1/relationships/shipment_items', {
+        data: [{ type: 'shipment_item', id: '4' }],
+      });
+      expect(toMany.status).to.equal(403);
+      expect(toMany.body.errors[0].detail).to.match(/order_id, line_no of ShipmentItem|order_id, line_no/);
       const moved = await a.patch('/api/shipment_item/4', {
         data: { type: 'shipment_item', id: '4', attributes: { order_id: 1, line_no: 1 } },
       });

@@ -65,6 +65,8 @@ export class Writer {
       // A foreign key on this row is part of the insert itself.
       if (rel.join.kind === 'belongs-to' && change.mode === 'set')
         values[rel.join.ownColumn] = await this.targetValue(trx, rel, change.target);
+      else if (ownsCompositeKey(rel) && change.mode === 'set')
+        Object.assign(values, await this.compositeTargetValues(trx, rel, change.target, write.values));
       else later.push([name, change]);
     }
     if (composite) this.compositeKeyValues(collection, values, clientKey);
@@ -118,6 +120,8 @@ export class Writer {
       const rel = model.relationships.get(name)!;
       if (rel.join.kind === 'belongs-to' && change.mode === 'set')
         values[rel.join.ownColumn] = await this.targetValue(trx, rel, change.target);
+      else if (ownsCompositeKey(rel) && change.mode === 'set')
+        Object.assign(values, await this.compositeTargetValues(trx, rel, change.target, write.values));
       else later.push([name, change]);
     }
     this.keyUnchanged(collection, key, values);
@@ -195,6 +199,25 @@ export class Writer {
       }
     }
     return out;
+  }
+
+  /**
+   * The owner's columns of a to-one relationship made by a foreign key of several columns, for a reference:
+   * the parts of the target's key (the columns it refers to, in key order), or all null for none. A write
+   * that also gives one of those columns (`given`) says it twice: 400.
+   */
+  private async compositeTargetValues(
+    trx: Knex,
+    rel: RelationshipSchema,
+    ref: RelatedRef | null,
+    given: Readonly<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> {
+    const join = rel.join;
+    if (join.kind !== 'composite') throw new Error(`relationship ${rel.name} is not composite`);
+    const twice = join.ownColumns.find((c) => c in given);
+    if (twice !== undefined) throw ApiError.badRequest(`give "${twice}" or "${rel.name}", not both`);
+    const parts = ref === null ? undefined : keyParts(this.model(rel), (await this.resolve(trx, rel, [ref]))[0]);
+    return Object.fromEntries(join.ownColumns.map((c, i) => [c, parts ? parts[i] : null]));
   }
 
   /** The value of the join column on the target side for a to-one reference (usually its key). */
@@ -288,6 +311,13 @@ export class Writer {
   ): Promise<void> {
     const model = collection.model;
     const rel = model.relationships.get(name)!;
+    if (ownsCompositeKey(rel)) {
+      if (change.mode !== 'set') throw ApiError.badRequest(`${name} is to-one: give one resource or null`);
+      const values = await this.compositeTargetValues(trx, rel, change.target, {});
+      this.keyUnchanged(collection, key, values);
+      await this.run(trx, this.compiler.update(model, [key], values));
+      return;
+    }
     if (rel.join.kind === 'composite') throw readOnlyRelationship(collection, rel);
     const join = rel.join;
     if (change.mode === 'unlink') return this.unlink(trx, collection, key, rel, change.id);
@@ -354,15 +384,19 @@ const eq = (column: string, value: unknown): Filter => cmp(column, 'eq', value);
 const isNull = (column: string): Filter => ({ kind: 'null-check', field: { relations: [], column }, op: 'is_null' });
 const and = (...filters: Filter[]): Filter => ({ kind: 'and', filters });
 
+/** Whether the relationship is a to-one made by a foreign key of several columns on the owner, written as its columns. */
+function ownsCompositeKey(rel: RelationshipSchema): boolean {
+  return rel.join.kind === 'composite' && rel.join.on === 'owner';
+}
+
 /**
- * 403 for a write of a relationship made by a foreign key of several columns: such relationships are read
- * only for now, and the foreign key's columns are written as fields instead.
+ * 403 for a write of the to-many side of a foreign key of several columns (its rows' columns change): read
+ * only for now; the referencing rows' columns, or their to-one relationship, are written instead.
  */
 function readOnlyRelationship(collection: CollectionSchema, rel: RelationshipSchema): ApiError {
   const join = rel.join;
-  const columns = join.kind === 'composite' ? (join.on === 'owner' ? join.ownColumns : join.targetColumns) : [];
-  const where = join.kind === 'composite' && join.on === 'owner' ? collection.name : rel.target;
+  const columns = join.kind === 'composite' ? join.targetColumns : [];
   return ApiError.forbidden(
-    `${rel.name} is made by a foreign key of several columns and is read only: write ${columns.join(', ')} of ${where} instead`,
+    `${rel.name} of ${collection.name} is made by a foreign key of several columns and is read only: write ${columns.join(', ')} of ${rel.target} (or its to-one relationship) instead`,
   );
 }
