@@ -17,8 +17,7 @@ export type JoinPath =
   /**
    * A foreign key of several columns, to the target's composite key: owner.ownColumns[i] = target.targetColumns[i]
    * for every i. `on` says which side holds the foreign key: `owner` (to-one, as belongs-to) or `target` (as
-   * has). Both are read (linkage, include, related rows, filters); the owner side's to-one is written by
-   * setting the columns, the target side's to-many is not written; the columns stay fields either way.
+   * has). Writing either sets the foreign key's columns, which stay fields of their model too.
    */
   | {
       readonly kind: 'composite';

@@ -1,9 +1,9 @@
 import type { RelationshipSchema, SingleJoinPath } from '@colapi/schema';
 
 /**
- * The join of a relationship written through one column on each side. A composite foreign key's to-one is
- * written as an update of the owner's columns, and its to-many is refused before any statement, so reaching
- * here with one is a bug.
+ * The join of a relationship written through one column on each side. The server writes a composite foreign
+ * key's relationships as updates of its columns (Writer), never through these statements: reaching here
+ * with one is a bug.
  */
 export function singleJoin(rel: RelationshipSchema): SingleJoinPath {
   if (rel.join.kind === 'composite')

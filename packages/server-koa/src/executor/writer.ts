@@ -295,6 +295,68 @@ export class Writer {
     if (updatable.length < readable.length) throw this.mayNotUpdate(rel);
   }
 
+  /**
+   * A change of the to-many side of a foreign key of several columns (`order_line.shipment_items`): the
+   * targets' columns are set to the owner's values (add, replace) or cleared (remove, replace, unlink), by
+   * UPDATEs of the target by key; the rows to clear are read first (`keys`, within the update scope), as a
+   * `has` change does with one column. Under row scopes a readable target outside the update scope is 403.
+   */
+  private async relateCompositeMany(
+    trx: Knex,
+    collection: CollectionSchema,
+    key: Key,
+    rel: RelationshipSchema,
+    change: RelationshipWrite,
+  ): Promise<void> {
+    const join = rel.join;
+    if (join.kind !== 'composite') throw new Error(`relationship ${rel.name} is not composite`);
+    const target = this.model(rel);
+    const targetCollection = this.registry.target(rel);
+    const row = await this.row(trx, collection.model, key);
+    const own = join.ownColumns.map((c) => row?.values[c]);
+    const linked: Filter = and(...join.targetColumns.map((c, i) => eq(c, own[i])));
+    const pointHere = Object.fromEntries(join.targetColumns.map((c, i) => [c, own[i]]));
+    const clear = Object.fromEntries(join.targetColumns.map((c) => [c, null]));
+    const nullable = join.targetColumns.every((c) => target.columns.get(c)?.nullable);
+    // Nothing is related through a null join value, and a foreign key that cannot be null cannot be cleared.
+    if (own.some((v) => v === null || v === undefined))
+      throw ApiError.badRequest(`${rel.name}: this ${collection.name} relates to nothing`);
+    const clearRows = async (rows: Filter) => {
+      await this.mayUpdateAll(trx, rel, rows);
+      const found = await this.run(trx, this.compiler.keys(target, rows, 'update'));
+      if (found.length === 0) return;
+      if (!nullable)
+        throw ApiError.badRequest(
+          `${rel.name}: ${join.targetColumns.join(', ')} of ${targetCollection.name} cannot be null`,
+        );
+      await this.run(trx, this.compiler.update(target, found, clear));
+    };
+    if (change.mode === 'unlink') {
+      const id = keyValue(target, change.id, targetCollection.name);
+      const related = and(keyIn(target, 'in', [id]), linked);
+      if ((await this.run(trx, this.compiler.keys(target, related, 'read'))).length === 0)
+        throw ApiError.notFound(
+          `${targetCollection.name} ${change.id} is not among the ${rel.name} of ${collection.name} ${String(key)}`,
+        );
+      return clearRows(related);
+    }
+    const refs = change.mode === 'set' ? (change.target ? [change.target] : []) : change.targets;
+    const mode = change.mode === 'set' ? 'replace' : change.mode;
+    const doomed = change.mode === 'remove' ? change.targets.filter((r) => r.kind === 'existing' && r.delete) : [];
+    const keys = await this.resolve(trx, rel, refs);
+    if (mode === 'replace') await clearRows(keys.length ? and(linked, keyIn(target, 'not_in', keys)) : linked);
+    if (mode === 'remove') {
+      if (keys.length) await clearRows(and(linked, keyIn(target, 'in', keys)));
+    } else if (keys.length) {
+      await this.mayUpdateAll(trx, rel, keyIn(target, 'in', keys));
+      await this.run(trx, this.compiler.update(target, keys, pointHere));
+    }
+    for (const ref of doomed) {
+      if (ref.kind === 'existing')
+        await this.remove(trx, targetCollection, keyValue(target, ref.id, targetCollection.name), ref.id);
+    }
+  }
+
   /** The value a relationship joins on, on the resource with `key`: the key itself (no query) unless it joins on another column. */
   private async ownValue(trx: Knex, collection: CollectionSchema, key: Key, column: string): Promise<unknown> {
     if (column === collection.model.key) return key;
@@ -318,7 +380,7 @@ export class Writer {
       await this.run(trx, this.compiler.update(model, [key], values));
       return;
     }
-    if (rel.join.kind === 'composite') throw readOnlyRelationship(collection, rel);
+    if (rel.join.kind === 'composite') return this.relateCompositeMany(trx, collection, key, rel, change);
     const join = rel.join;
     if (change.mode === 'unlink') return this.unlink(trx, collection, key, rel, change.id);
     if (join.kind === 'belongs-to') {
@@ -387,16 +449,4 @@ const and = (...filters: Filter[]): Filter => ({ kind: 'and', filters });
 /** Whether the relationship is a to-one made by a foreign key of several columns on the owner, written as its columns. */
 function ownsCompositeKey(rel: RelationshipSchema): boolean {
   return rel.join.kind === 'composite' && rel.join.on === 'owner';
-}
-
-/**
- * 403 for a write of the to-many side of a foreign key of several columns (its rows' columns change): read
- * only for now; the referencing rows' columns, or their to-one relationship, are written instead.
- */
-function readOnlyRelationship(collection: CollectionSchema, rel: RelationshipSchema): ApiError {
-  const join = rel.join;
-  const columns = join.kind === 'composite' ? join.targetColumns : [];
-  return ApiError.forbidden(
-    `${rel.name} of ${collection.name} is made by a foreign key of several columns and is read only: write ${columns.join(', ')} of ${rel.target} (or its to-one relationship) instead`,
-  );
 }
