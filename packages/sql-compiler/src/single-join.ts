@@ -7,6 +7,6 @@ import type { RelationshipSchema, SingleJoinPath } from '@colapi/schema';
  */
 export function singleJoin(rel: RelationshipSchema): SingleJoinPath {
   if (rel.join.kind === 'composite')
-    throw new Error(`relationship ${rel.name} joins on several columns: it is read only`);
+    throw new Error(`relationship ${rel.name} joins on several columns: the Writer writes it as columns`);
   return rel.join;
 }
