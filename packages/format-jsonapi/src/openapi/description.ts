@@ -226,7 +226,7 @@ function operation(route: RouteEntry, method: HttpMethod, ctx: DescriptionContex
               'functions',
               'A JSON list of function objects {name, field}; [] asks for none. Required.',
               { type: 'array', items: functionSchema(c, Object.keys(AGGREGATE_FUNCTIONS)) },
-              [{ name: 'count', field: c.model.key }],
+              [{ name: 'count', field: c.model.keyColumns[0] }],
             ),
             required: true,
           },

@@ -59,7 +59,7 @@ function operation(
       'A search object: filters, disjunction, limit, offset, order_by, group_by, single.',
       s.search(ctx, collection, operators),
       {
-        filters: [{ name: [...collection.columns.keys()][1] ?? collection.model.key, op: 'is_not_null' }],
+        filters: [{ name: [...collection.columns.keys()][1] ?? collection.model.keyColumns[0], op: 'is_not_null' }],
       },
     );
   const bulk = () =>
@@ -152,7 +152,7 @@ function operation(
                   },
                 },
               },
-              { functions: [{ name: 'count', field: c.model.key }] },
+              { functions: [{ name: 'count', field: c.model.keyColumns[0] }] },
             ),
             required: true,
           },
