@@ -154,16 +154,18 @@ export const sqliteCatalogue: CatalogueReader = {
 };
 
 /**
- * SQLite keeps every integer in up to eight bytes whatever its column declares (`INTEGER`, `INT`,
- * `SMALLINT`): a declared name bounds nothing, so an integer column takes SQLite's whole range rather than
- * the range the name has on PostgreSQL or MariaDB (Chinook's `INTEGER` keys are not 32-bit there).
+ * SQLite keeps every integer in up to eight bytes, and `INTEGER` (or `INT`) is its own name for that type:
+ * the rowid of an `INTEGER PRIMARY KEY` is 64-bit, as are Chinook's `INTEGER` columns. Those two names take
+ * SQLite's whole range, not the 32 bits they mean on PostgreSQL and MariaDB. A name that states a size
+ * (`SMALLINT`, `TINYINT`, `BIGINT`…) is still held to it, as the other databases hold it.
  */
 function sixtyFourBitIntegers(table: CatalogueTable): CatalogueTable {
-  if (!table.columns.some((c) => c.type === 'integer' && c.minimum !== undefined)) return table;
+  if (!table.columns.some(sqliteInteger)) return table;
   return {
     ...table,
-    columns: table.columns.map((c) =>
-      c.type === 'integer' && c.minimum !== undefined ? { ...c, minimum: -(2 ** 63), maximum: 2 ** 63 - 1 } : c,
-    ),
+    columns: table.columns.map((c) => (sqliteInteger(c) ? { ...c, minimum: -(2 ** 63), maximum: 2 ** 63 - 1 } : c)),
   };
 }
+
+const sqliteInteger = (c: CatalogueTable['columns'][number]) =>
+  c.type === 'integer' && c.minimum !== undefined && /^\s*(integer|int)\s*(\(\s*\d+\s*\))?\s*$/i.test(c.sqlType);
