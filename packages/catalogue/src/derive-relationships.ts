@@ -1,4 +1,4 @@
-import type { RelationshipSchema } from '@colapi/schema';
+import type { JoinPath, RelationshipSchema } from '@colapi/schema';
 import type { CatalogueForeignKey, CatalogueTable } from './catalogue.js';
 import { joinTableKeys } from './join-table.js';
 import { plural, withoutKeySuffix } from './naming.js';
@@ -71,29 +71,12 @@ export function deriveRelationships(
       const [column, reference] = [fk.columns[0]!, fk.references[0]!];
       if (!target || !own.columns.has(column) || !target.columns.has(reference)) continue;
       const name = toOneName(column, fk.table);
-      candidates.push({
-        owner: own.table.name,
-        name,
-        qualifier: name,
-        kind: 'to-one',
-        schema: {
-          cardinality: 'one',
-          target: target.model,
-          join: { kind: 'belongs-to', ownColumn: column, targetColumn: reference },
-        },
-      });
-      const single = uniqueColumn(own.table, column);
-      candidates.push({
-        owner: fk.table,
-        name: single ? own.table.name : plural(own.table.name),
-        qualifier: name,
-        kind: 'inverse',
-        schema: {
-          cardinality: single ? 'one' : 'many',
-          target: own.model,
-          join: { kind: 'has', ownColumn: reference, targetColumn: column },
-        },
-      });
+      candidates.push(
+        ...foreignKeyPair(own, target, name, uniqueColumn(own.table, column), {
+          toOne: { kind: 'belongs-to', ownColumn: column, targetColumn: reference },
+          inverse: { kind: 'has', ownColumn: reference, targetColumn: column },
+        }),
+      );
     }
   }
 
@@ -184,30 +167,37 @@ function compositeCandidates(
   if (key.length !== fk.references.length || !key.every((c) => fk.references.includes(c))) return undefined;
   const ownColumns = key.map((c) => fk.columns[fk.references.indexOf(c)]!);
   if (!ownColumns.every((c) => own.columns.has(c)) || !key.every((c) => target.columns.has(c))) return undefined;
-  const name = fk.table;
-  const single = unique(own.table, ownColumns);
+  return foreignKeyPair(own, target, fk.table, unique(own.table, ownColumns), {
+    toOne: { kind: 'composite', on: 'owner', ownColumns, targetColumns: key },
+    inverse: { kind: 'composite', on: 'target', ownColumns: key, targetColumns: ownColumns },
+  });
+}
+
+/**
+ * The two relationships a foreign key gives: `name`, to-one on the referencing table, and its inverse on the
+ * referenced one, named after the referencing table (singular when the key's columns are unique there).
+ */
+function foreignKeyPair(
+  own: ModelTable,
+  target: ModelTable,
+  name: string,
+  single: boolean,
+  joins: { readonly toOne: JoinPath; readonly inverse: JoinPath },
+): Candidate[] {
   return [
     {
       owner: own.table.name,
       name,
       qualifier: name,
       kind: 'to-one',
-      schema: {
-        cardinality: 'one',
-        target: target.model,
-        join: { kind: 'composite', on: 'owner', ownColumns, targetColumns: key },
-      },
+      schema: { cardinality: 'one', target: target.model, join: joins.toOne },
     },
     {
-      owner: fk.table,
+      owner: target.table.name,
       name: single ? own.table.name : plural(own.table.name),
       qualifier: name,
       kind: 'inverse',
-      schema: {
-        cardinality: single ? 'one' : 'many',
-        target: own.model,
-        join: { kind: 'composite', on: 'target', ownColumns: key, targetColumns: ownColumns },
-      },
+      schema: { cardinality: single ? 'one' : 'many', target: own.model, join: joins.inverse },
     },
   ];
 }

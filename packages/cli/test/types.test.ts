@@ -1,14 +1,8 @@
-import { connect, disconnect, type Database } from '@colapi/sql-compiler';
-import {
-  type DatabaseKind,
-  HttpClient,
-  testDatabaseOrSkip,
-  testedKinds,
-  type TestDatabase,
-} from '@colapi/test-fixtures/testing';
+import { type DatabaseKind, type HttpClient, testedKinds } from '@colapi/test-fixtures/testing';
 import { operationAt, schemaChecker } from '@colapi/openapi-check';
 import { expect } from 'chai';
-import { serveCatalogue, type CatalogueServer } from '../src/index.js';
+import type { CatalogueServer } from '../src/index.js';
+import { serveSchema, type ServedSchema } from './served-schema.js';
 
 /**
  * The types of real schemas through `colapi serve` with no configuration, on each database: a table keyed
@@ -185,34 +179,21 @@ const SECOND = 'b1ffcd00-0d1c-4f09-8c7e-7cc0ce491b22';
 for (const kind of testedKinds()) {
   describe(`colapi serve on the types of real schemas [${kind}]`, function () {
     this.timeout(60_000);
-    let db: TestDatabase | undefined;
-    let sql: Database;
+    let served: ServedSchema | undefined;
     let a: HttpClient;
     let b: HttpClient;
-    let servers: CatalogueServer[] = [];
+    let servers: readonly CatalogueServer[] = [];
     const cases = [...COMMON, ...(BY_KIND[kind] ?? [])];
     const attributes = (pick: (c: Case) => unknown) =>
       Object.fromEntries(cases.filter((c) => pick(c) !== undefined).map((c) => [c.field, pick(c)]));
 
     before(async function () {
-      db = await testDatabaseOrSkip(this, kind);
-      sql = connect(db!.url, { pool: { min: 0, max: 1 } });
       const schema = SCHEMAS[kind];
       if (!schema) throw new Error(`no schema of the types for ${kind}: add one`);
-      for (const statement of schema) await sql.knex.raw(statement);
-      const small = { pool: { min: 0, max: 2 } };
-      servers = [
-        await serveCatalogue({ databaseUrl: db!.url, format: 'jsonapi', connect: small }),
-        await serveCatalogue({ databaseUrl: db!.url, format: 'legacy', connect: small }),
-      ];
-      a = new HttpClient(servers[0]!.origin, 'application/vnd.api+json');
-      b = new HttpClient(servers[1]!.origin, 'application/json');
+      served = await serveSchema(this, kind, schema);
+      ({ servers, a, b } = served);
     });
-    after(async () => {
-      for (const s of servers) await s.close(500);
-      if (sql) await disconnect(sql);
-      await db?.drop();
-    });
+    after(() => served?.close());
 
     it('serves both tables and every column, the UUID key and the foreign key to it as a relationship', () => {
       const current = servers[0]!.current();

@@ -1,13 +1,8 @@
-import { connect, disconnect, type Database } from '@colapi/sql-compiler';
-import {
-  type DatabaseKind,
-  HttpClient,
-  testDatabaseOrSkip,
-  testedKinds,
-  type TestDatabase,
-} from '@colapi/test-fixtures/testing';
+import type { Database } from '@colapi/sql-compiler';
+import { type DatabaseKind, type HttpClient, testedKinds } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
-import { serveCatalogue, type CatalogueServer } from '../src/index.js';
+import type { CatalogueServer } from '../src/index.js';
+import { serveSchema, type ServedSchema } from './served-schema.js';
 
 /**
  * Keys real schemas hold that a plain integer or text does not: a 64-bit integer past 2^53 (every database),
@@ -37,31 +32,18 @@ const BIG_SCHEMAS: Record<DatabaseKind, readonly string[]> = {
 for (const kind of testedKinds()) {
   describe(`colapi serve: integer keys past 2^53, exact in both formats [${kind}]`, function () {
     this.timeout(60_000);
-    let db: TestDatabase | undefined;
+    let served: ServedSchema | undefined;
     let sql: Database;
     let a: HttpClient;
     let b: HttpClient;
-    let servers: CatalogueServer[] = [];
 
     before(async function () {
-      db = await testDatabaseOrSkip(this, kind);
-      sql = connect(db!.url, { pool: { min: 0, max: 1 } });
       const schema = BIG_SCHEMAS[kind];
       if (!schema) throw new Error(`no schema of big keys for ${kind}: add one`);
-      for (const statement of schema) await sql.knex.raw(statement);
-      const small = { pool: { min: 0, max: 2 } };
-      servers = [
-        await serveCatalogue({ databaseUrl: db!.url, format: 'jsonapi', connect: small }),
-        await serveCatalogue({ databaseUrl: db!.url, format: 'legacy', connect: small }),
-      ];
-      a = new HttpClient(servers[0]!.origin, 'application/vnd.api+json');
-      b = new HttpClient(servers[1]!.origin, 'application/json');
+      served = await serveSchema(this, kind, schema);
+      ({ sql, a, b } = served);
     });
-    after(async () => {
-      for (const s of servers) await s.close(500);
-      if (sql) await disconnect(sql);
-      await db?.drop();
-    });
+    after(() => served?.close());
 
     it('creates a resource with a client id past 2^53 and answers it as the same digits', async () => {
       const created = await a.post('/api/account', {
@@ -153,29 +135,16 @@ const CHAR_UUID_SCHEMA = [
 for (const kind of testedKinds().filter((k) => k === 'mysql')) {
   describe(`colapi serve: UUIDs kept as char(36) [${kind}]`, function () {
     this.timeout(60_000);
-    let db: TestDatabase | undefined;
-    let sql: Database;
+    let served: ServedSchema | undefined;
     let a: HttpClient;
     let b: HttpClient;
-    let servers: CatalogueServer[] = [];
+    let servers: readonly CatalogueServer[] = [];
 
     before(async function () {
-      db = await testDatabaseOrSkip(this, kind);
-      sql = connect(db!.url, { pool: { min: 0, max: 1 } });
-      for (const statement of CHAR_UUID_SCHEMA) await sql.knex.raw(statement);
-      const small = { pool: { min: 0, max: 2 } };
-      servers = [
-        await serveCatalogue({ databaseUrl: db!.url, format: 'jsonapi', connect: small }),
-        await serveCatalogue({ databaseUrl: db!.url, format: 'legacy', connect: small }),
-      ];
-      a = new HttpClient(servers[0]!.origin, 'application/vnd.api+json');
-      b = new HttpClient(servers[1]!.origin, 'application/json');
+      served = await serveSchema(this, kind, CHAR_UUID_SCHEMA);
+      ({ servers, a, b } = served);
     });
-    after(async () => {
-      for (const s of servers) await s.close(500);
-      if (sql) await disconnect(sql);
-      await db?.drop();
-    });
+    after(() => served?.close());
 
     it('serves a char(36) named as an id as a uuid, and one holding other text as text', () => {
       const { registry } = servers[0]!.current();
@@ -281,33 +250,21 @@ const BINARY_UUID_SCHEMA = [
 for (const kind of testedKinds().filter((k) => k === 'mysql')) {
   describe(`colapi serve: UUIDs kept as binary(16) [${kind}]`, function () {
     this.timeout(60_000);
-    let db: TestDatabase | undefined;
+    let served: ServedSchema | undefined;
     let sql: Database;
     let a: HttpClient;
     let b: HttpClient;
-    let servers: CatalogueServer[] = [];
+    let servers: readonly CatalogueServer[] = [];
     const ids = async (path: string) => (await a.get(path)).body.data.map((r: { id: string }) => r.id);
     const filtered = (filter: unknown) =>
       ids(`/api/device?filter[objects]=${encodeURIComponent(JSON.stringify([filter]))}`);
 
     before(async function () {
-      db = await testDatabaseOrSkip(this, kind);
-      sql = connect(db!.url, { pool: { min: 0, max: 1 } });
-      for (const statement of BINARY_UUID_SCHEMA) await sql.knex.raw(statement);
-      const small = { pool: { min: 0, max: 2 } };
       const config = { tables: { upload: { columns: { origin: { type: 'uuid' as const } } } } };
-      servers = [
-        await serveCatalogue({ databaseUrl: db!.url, format: 'jsonapi', connect: small, config }),
-        await serveCatalogue({ databaseUrl: db!.url, format: 'legacy', connect: small, config }),
-      ];
-      a = new HttpClient(servers[0]!.origin, 'application/vnd.api+json');
-      b = new HttpClient(servers[1]!.origin, 'application/json');
+      served = await serveSchema(this, kind, BINARY_UUID_SCHEMA, config);
+      ({ sql, servers, a, b } = served);
     });
-    after(async () => {
-      for (const s of servers) await s.close(500);
-      if (sql) await disconnect(sql);
-      await db?.drop();
-    });
+    after(() => served?.close());
 
     it('serves a binary(16) key and the foreign keys to it as UUIDs, other binary(16) as bytes', () => {
       const { registry, warnings } = servers[0]!.current();

@@ -56,33 +56,9 @@ function pageSize(params: URLSearchParams, ctx: DecodeContext): number {
  * (each column of a composite key not already sorted on, in key order).
  */
 function keysetKeys(query: ReadQuery, collection: CollectionSchema): KeysetKey[] {
-  const key = collection.model.key;
   const keyColumns = collection.model.keyColumns;
-  if (keyColumns.length > 1) return compositeKeysetKeys(query, collection, keyColumns);
   const keys: KeysetKey[] = [];
-  for (const s of query.sort) {
-    if (s.field.relations.length > 0) {
-      throw new CursorError(
-        'unsupported-sort',
-        `sort "${[...s.field.relations, s.field.column].join('.')}": a page read by cursor sorts only on fields of ${collection.name} itself`,
-        { parameter: 'sort' },
-      );
-    }
-    const column = collection.model.columns.get(s.field.column)!;
-    keys.push({ ...s, nullable: column.nullable && s.field.column !== key });
-    // The key is unique: keys after it order nothing.
-    if (s.field.column === key) return keys;
-  }
-  keys.push({ field: { relations: [], column: key }, descending: false, nullable: false });
-  return keys;
-}
-
-function compositeKeysetKeys(
-  query: ReadQuery,
-  collection: CollectionSchema,
-  keyColumns: readonly string[],
-): KeysetKey[] {
-  const keys: KeysetKey[] = [];
+  const sorted = new Set<string>();
   for (const s of query.sort) {
     if (s.field.relations.length > 0) {
       throw new CursorError(
@@ -93,8 +69,10 @@ function compositeKeysetKeys(
     }
     const column = collection.model.columns.get(s.field.column)!;
     keys.push({ ...s, nullable: column.nullable && !keyColumns.includes(s.field.column) });
+    sorted.add(s.field.column);
+    // The whole key is unique: keys after it order nothing.
+    if (keyColumns.every((c) => sorted.has(c))) return keys;
   }
-  const sorted = new Set(keys.map((k) => k.field.column));
   for (const column of keyColumns)
     if (!sorted.has(column)) keys.push({ field: { relations: [], column }, descending: false, nullable: false });
   return keys;

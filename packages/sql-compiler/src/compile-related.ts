@@ -73,12 +73,12 @@ function buildRelated(
   ownerValues: readonly unknown[],
   relations?: Relations,
 ): RowsStatement<RelatedRow[]> {
+  const join = rel.join;
+  if (join.kind === 'composite') return buildCompositeRelated(ctx, rel, join, ownerValues, relations);
   const { knex, dialect } = ctx;
   const target = targetModel(ctx, rel);
   const linkage = rowLinkage(ctx, relations ?? NO_RELATIONS, true);
   const t = ctx.aliases.next();
-  const join = rel.join;
-  if (join.kind === 'composite') return buildCompositeRelated(ctx, rel, join, ownerValues, relations);
   const composite = target.keyColumns.length > 1;
   const key = target.columns.get(target.keyColumns[0]!)!;
   // Where the owner's join value and the target's key are read.
