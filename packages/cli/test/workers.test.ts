@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { colapi, freePort, line, stop, type Run } from './colapi-process.js';
+import { slowCreate } from './slow-create.js';
 
 const JSONAPI = 'application/vnd.api+json';
 
@@ -40,34 +41,6 @@ function getApart(url: string): Promise<{ status: number; body: string }> {
     });
     req.on('error', reject);
     req.end();
-  });
-}
-
-/** A create whose body arrives slowly, one byte every 100 ms: a request in flight for about `ms`. */
-function slowCreate(origin: string, name: string, ms: number): Promise<{ status: number; took: number }> {
-  const head = JSON.stringify({ data: { type: 'tag', attributes: { name } } });
-  const padding = Math.max(1, Math.round(ms / 100));
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(`${origin}/api/tag`, {
-      method: 'POST',
-      headers: { 'content-type': JSONAPI, accept: JSONAPI, 'content-length': head.length + padding },
-    });
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, took: performance.now() - started }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.write(head);
-    let sent = 0;
-    const timer = setInterval(() => {
-      req.write(' ');
-      if (++sent === padding) {
-        clearInterval(timer);
-        req.end();
-      }
-    }, 100);
   });
 }
 
