@@ -158,8 +158,9 @@ export function createApi(options: ApiOptions): ApiMiddleware {
             runOperation(options.hooks, decoded, { request, state: ctx.state, db }, (op) => run.run(op, db)),
           ),
         // Hooks run inside the write's transaction, so a hooked write always has one; so does a write under
-        // access rules, whose checks run in it before COMMIT.
-        hasHooks(options.hooks, decoded) || caller !== undefined,
+        // access rules, whose checks run in it before COMMIT, unless its one statement checks them itself
+        // (the executor's `oneStatement`).
+        hasHooks(options.hooks, decoded),
         readsFromPrimary(request),
       ),
     );

@@ -5,6 +5,8 @@ import { compileFilter } from './compile-filter.js';
 import { compiledFragment, compiledText } from './compiled-fragment.js';
 import type { Dialect, Executed } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
+import { keptScoped, type Traced } from './scope-trace.js';
+import type { ShapeCaches } from './shape-cache.js';
 import { statementOf, type Statement } from './statement.js';
 import { tableSource } from './table-source.js';
 
@@ -13,6 +15,8 @@ const SQL: Readonly<Record<string, string>> = { avg: 'avg', sum: 'sum', count: '
 
 /** Evaluation shapes kept compiled per model: the function lists are chosen by clients. */
 const SELECT_LISTS_PER_MODEL = 200;
+/** Unfiltered evaluations under row scopes, kept per function list and scopes' key (ScopeTrace). */
+const keptScopedAggregates: ShapeCaches<Traced<Statement<unknown[]>>> = new WeakMap();
 
 /** The select list of an evaluation, compiled once per dialect, model and function list. */
 function selectList(
@@ -57,7 +61,8 @@ function aggregateQuery(
  * An evaluation: the whitelisted functions over the rows the filter matches, answered as JSON values. An
  * aggregate is one row by nature: no `limit ?`, so an unfiltered one binds nothing at all, and its text,
  * which depends only on the model and the function list, is compiled once per shape (within the same bound
- * as the select lists). Under row scopes it runs over the rows the caller may read, and is built each time.
+ * as the select lists). Under row scopes it runs over the rows the caller may read; an unfiltered one is
+ * then kept per shape and scopes' key, binding the scopes' values (ScopeTrace), a filtered one built each time.
  */
 export function compileAggregate(
   ctx: CompileContext,
@@ -66,8 +71,12 @@ export function compileAggregate(
   filter?: Filter,
 ): Statement<unknown[]> {
   const decode = ({ rows }: Executed) => decodeAggregates(ctx.dialect, model, functions, rows[0] ?? {});
-  if (filter || ctx.scopes) return statementOf(aggregateQuery(ctx, model, functions, filter), decode);
+  if (filter) return statementOf(aggregateQuery(ctx, model, functions, filter), decode);
   const key = `aggregate statement ${functions.map((f) => `${f.name}(${f.column})`).join(' ')}`;
+  if (ctx.scopes)
+    return keptScoped(ctx, keptScopedAggregates, model, key, SELECT_LISTS_PER_MODEL, [], (c) =>
+      statementOf(aggregateQuery(c, model, functions), decode),
+    );
   const sql = compiledText(
     ctx.dialect,
     model,

@@ -1,14 +1,18 @@
 import { sqlColumn, type ModelSchema } from '@colapi/schema';
-import { isNow, rowId } from '@colapi/query-ast';
+import { isNow, rowId, type Filter } from '@colapi/query-ast';
 import type { Knex } from 'knex';
+import { compileFilter } from './compile-filter.js';
 import type { CompileContext } from './field-expression.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import type { Row } from './row-decoder.js';
 import { rowLinkage, type Relations } from './row-linkage.js';
+import { unscoped } from './row-scopes.js';
+import { keptScoped, type Traced } from './scope-trace.js';
 import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { selectColumns } from './select-columns.js';
 import { statementOf, type RowsStatement, type Statement } from './statement.js';
 import { storedValue, storedValues } from './stored-values.js';
+import { isScoped, scopeCondition, tableSource } from './table-source.js';
 
 /**
  * INSERT of one row, answering the key of the row it wrote: the one RETURNING gives where the dialect
@@ -47,14 +51,20 @@ const INSERT_SHAPES = 200;
  * an expression of the dialect's such as `make_interval(secs => ?)` or the clock) and on the relationships
  * the read shows: its text (in the driver's placeholders), row decoder and linkage are built once per such
  * shape and model, and each create only gathers its values. Building and compiling the insert with knex had
- * been a tenth of a create's CPU. Under row scopes the linkage reads the targets within their scopes, and the
- * statement is built each time: never kept, never taken from what an unscoped create kept.
+ * been a tenth of a create's CPU.
+ *
+ * Under row scopes the statement refuses its own write (the dialect's `refuseUnless`, which fails the whole
+ * statement, so nothing is written) unless the new row is one the caller may read, meets `check`, and each
+ * foreign key it writes names a row the caller may read; the linkage reads the targets within their scopes.
+ * Such statements are kept apart, per shape and the scopes' key (ScopeTrace), never taken from what an
+ * unscoped create kept; one with a `check` is built each time (its values are the rule's, not the scopes').
  */
 export function compileInsertReturning(
   ctx: CompileContext,
   model: ModelSchema,
   values: Readonly<Record<string, unknown>>,
   relations: Relations,
+  check?: Filter,
 ): RowsStatement<ResourceRow> {
   const { dialect } = ctx;
   if (!dialect.returning && !dialect.returnsInsertedRows)
@@ -84,9 +94,12 @@ export function compileInsertReturning(
   for (let i = 0; i < columns.length; i++) shape += `${i ? ',' : ''}${columns[i]}=${expressions[i]}`;
   shape += ` ${relationsKey(relations)}`;
   if (ctx.scopes) {
-    // The linkage's scopes bind values of their own, after the row's: this statement's bindings are all its own.
-    const built = buildInsertReturning(ctx, model, columns, expressions, bindings, relations);
-    return { ...returningStatement(built), bindings: built.bindings };
+    // The guard's and the linkage's scopes bind values of their own, after the row's.
+    return keptScoped(ctx, keptGuarded, model, `${shape} ${check ? 'check' : ''}`, INSERT_SHAPES, bindings, (c) => {
+      const guard = insertGuard(c, model, columns, check);
+      const built = buildInsertReturning(c, model, columns, expressions, bindings, relations, guard);
+      return { ...returningStatement(built), bindings: built.bindings };
+    });
   }
   const statements = shapesOf(kept, dialect, model);
   let statement = statements.get(shape);
@@ -110,6 +123,44 @@ interface KeptInsert {
 }
 
 const kept: ShapeCaches<KeptInsert> = new WeakMap();
+/** The same under row scopes, guarded, per shape and the scopes' key. */
+const keptGuarded: ShapeCaches<Traced<RowsStatement<ResourceRow>>> = new WeakMap();
+
+/**
+ * What the new row must meet under row scopes, as the dialect's refusal: the caller's read scope on the
+ * row itself (compared in the RETURNING list, by the table's own name), the rule's `check`, and for each
+ * foreign key written, that it is null or names a row of the target within the caller's scope. A
+ * target the caller cannot read is answered as one that does not exist, as a write in a transaction
+ * answers it (the server runs the refused create again there, to tell which rule refused).
+ */
+function insertGuard(
+  ctx: CompileContext,
+  model: ModelSchema,
+  columns: readonly string[],
+  check?: Filter,
+): Knex.Raw | undefined {
+  const { knex, dialect, registry } = ctx;
+  if (!dialect.refuseUnless) throw new Error(`${dialect.name} cannot refuse a write from within its statement`);
+  const table = model.table;
+  const parts: Knex.Raw[] = [];
+  const read = scopeCondition(ctx, model, table);
+  if (read) parts.push(read);
+  if (check) parts.push(compileFilter(unscoped(ctx), model, table, check));
+  for (const rel of model.relationships.values()) {
+    const join = rel.join;
+    if (join.kind !== 'belongs-to' || !columns.includes(join.ownColumn)) continue;
+    const target = registry.models.get(rel.target)!;
+    // Every row of the target readable: the foreign key constraint answers for it.
+    if (!isScoped(ctx, target)) continue;
+    const a = ctx.aliases.next();
+    const row = tableSource(ctx, target, a)
+      .select(knex.raw('1'))
+      .whereRaw('?? = ??', [`${a}.${join.targetColumn}`, `${table}.${join.ownColumn}`]);
+    parts.push(knex.raw('(?? is null or exists (?))', [`${table}.${join.ownColumn}`, row]));
+  }
+  if (!parts.length) return undefined;
+  return knex.raw(dialect.refuseUnless(parts.map(() => '(?)').join(' and ')), parts);
+}
 
 /** The relationships a read shows and includes, by name: with the written columns, what makes a shape. */
 function relationsKey(relations: Relations): string {
@@ -127,10 +178,12 @@ function buildInsertReturning(
   expressions: readonly string[],
   bindings: readonly unknown[],
   relations: Relations,
+  guard?: Knex.Raw,
 ): KeptInsert & { readonly bindings: readonly unknown[] } {
   const { knex, dialect } = ctx;
   const linkage = rowLinkage(ctx, relations, true);
   const selected = [selectColumns(ctx, model, ''), ...linkage.columns(model.table)];
+  if (guard) selected.push(knex.raw('? as ??', [guard, 'colapi_guard']));
   const returning = knex.raw(selected.map(() => '?').join(', '), selected);
   // Compiled with the values of this first create, then kept in the driver's placeholders: the values of a
   // later create of the same shape take the same positions.

@@ -216,6 +216,15 @@ export interface Dialect {
   /** True when INSERT … RETURNING gives back the new key. */
   readonly returning: boolean;
   /**
+   * An expression that fails the statement it is in unless `condition` (SQL, possibly with `?` placeholders)
+   * is true, so that one statement can refuse its own write: an INSERT … RETURNING that must not leave a row
+   * its caller's rules refuse, without a transaction around it. Undefined where no expression can fail a
+   * statement (SQLite and MySQL answer a division by zero with NULL); such writes then run in a transaction.
+   */
+  refuseUnless?(condition: string): string;
+  /** Whether a driver error is the failure of a `refuseUnless` expression. */
+  refused?(error: unknown): boolean;
+  /**
    * For a dialect whose servers differ in it: whether this server answers INSERT … RETURNING with the rows it
    * inserted (MariaDB 10.5 and later do; MySQL does not). Asked once, when the API starts; where it answers
    * true a bare create is one statement (compileInsertReturning), as where `returning` is true.

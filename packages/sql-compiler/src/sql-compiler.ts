@@ -129,14 +129,17 @@ export class SqlCompiler {
 
   /**
    * INSERT … RETURNING the row in its read form: a bare create in one statement, where `dialect.returning`
-   * or where the server says it returns inserted rows (`dialect.returnsInsertedRows`).
+   * or where the server says it returns inserted rows (`dialect.returnsInsertedRows`). Under row scopes,
+   * only where the dialect can refuse a write from within its statement (`refuseUnless`): the statement then
+   * fails, writing nothing, unless the new row is readable, meets `check` and links only readable rows.
    */
   insertReturning(
     model: ModelSchema,
     values: Readonly<Record<string, unknown>>,
     relations: Relations,
+    check?: Filter,
   ): RowsStatement<ResourceRow> {
-    return compileInsertReturning(this.context(), model, values, relations);
+    return compileInsertReturning(this.context(), model, values, relations, check);
   }
 
   /** The key generator moved past a key the client chose, where the database needs it. */

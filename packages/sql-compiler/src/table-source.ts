@@ -35,8 +35,23 @@ export function restrictRows(
   alias: string,
   action: RowAction = 'read',
 ): void {
+  const condition = scopeCondition(ctx, model, alias, action);
+  if (condition) qb.whereRaw('?', [condition]);
+}
+
+/**
+ * The context's scope of `action` on the rows of `model` named `alias`, as a condition; undefined for every
+ * row. What restrictRows adds to a WHERE, for a statement that tests a row rather than selects rows (the
+ * guard of an INSERT … RETURNING, compile-insert.ts).
+ */
+export function scopeCondition(
+  ctx: CompileContext,
+  model: ModelSchema,
+  alias: string,
+  action: RowAction = 'read',
+): Knex.Raw | undefined {
   const filter = scopeOf(ctx, model, action);
-  if (!filter) return;
+  if (!filter) return undefined;
   const restriction = compileFilter(unscoped(ctx), model, alias, filter);
   const trace = ctx.trace;
   if (trace) {
@@ -47,13 +62,11 @@ export function restrictRows(
     // another count than the scope's own text has would misplace them: such a statement is not kept.
     const traced =
       placeholders(sql) === bindings.length && bindings.length === scopeText(ctx, model, action).values.length;
-    if (traced) {
-      qb.whereRaw(sql, bindings.map((_, i) => new ScopeValue(ref, i)) as unknown as Knex.RawBinding[]);
-      return;
-    }
+    if (traced)
+      return ctx.knex.raw(sql, bindings.map((_, i) => new ScopeValue(ref, i)) as unknown as Knex.RawBinding[]);
     trace.untraceable = true;
   }
-  qb.whereRaw('?', [restriction]);
+  return restriction;
 }
 
 /** The scope of `action` on `model`, recorded when the context traces: whatever the answer, the build depends on it. */

@@ -1,4 +1,4 @@
-import { describeEachDatabase, tableDigest, type TestResponse } from '@colapi/test-fixtures/testing';
+import { countQueries, describeEachDatabase, tableDigest, type TestResponse } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
 import { ACCESS, AUDIT_LINES, bearer, TENANT_DATA, token } from './tenants.js';
 
@@ -45,6 +45,36 @@ describeEachDatabase(
 
     it('refuses a create whose check fails, and rolls it back', async () => {
       await refused(403, () => t().http.post('/api/article', article({ title: 'a forbidden title' }), ann));
+    });
+
+    it('checks a bare create in its one statement where the database can refuse it (PostgreSQL), else in a transaction', async () => {
+      const { knex, dialect } = t().target.database;
+      const { result, sql } = await countQueries(knex, () =>
+        t().http.post('/api/article', article({ title: 'in one' }), ann),
+      );
+      expect(result.status, result.text).to.equal(201);
+      expect(result.body.data.attributes.title).to.equal('in one');
+      expect(result.body.data.relationships.author.data).to.deep.equal({ type: 'person', id: '1' });
+      const text = sql.join('\n');
+      if (dialect.refuseUnless) {
+        expect(sql, text).to.have.length(1);
+        expect(text).to.match(/^insert into/i);
+      } else {
+        expect(text).to.match(/\bbegin\b/i);
+      }
+      // The same statement for another member of the role, bound with its own claims.
+      const again = await countQueries(knex, () => t().http.post('/api/article', article({ title: 'by cid' }), cid));
+      expect(again.result.body.data.relationships.author.data).to.deep.equal({ type: 'person', id: '3' });
+      if (dialect.refuseUnless) expect(again.sql).to.deep.equal(sql);
+    });
+
+    it('refuses a bare create whose owner, set from the token, is a row the caller cannot read: missing, nothing written', async () => {
+      // Tenant 1's token naming tenant 2's person as its own: the new article would be tenant 2's.
+      const astray = bearer(await token('member', { tenant: 1, person: 2 }));
+      await refused(404, () => t().http.post('/api/article', article({ title: 'astray' }), astray));
+      // A person that does not exist is answered the same.
+      const nobody = bearer(await token('member', { tenant: 1, person: 99 }));
+      await refused(404, () => t().http.post('/api/article', article({ title: 'nobody' }), nobody));
     });
 
     it('updates its own article; another member of the tenant may read it but not update it (403)', async () => {

@@ -10,6 +10,7 @@ import {
   type ScalarValue,
 } from '@colapi/query-ast';
 import {
+  driverError,
   errorKind,
   NO_RELATIONS,
   runList,
@@ -107,7 +108,7 @@ export class Executor {
       case 'evaluate':
         return this.evaluate(db, operation);
       case 'create':
-        if (!db.isTransaction && this.singleStatement(operation)) return this.createInOneStatement(db, operation);
+        if (!db.isTransaction && this.oneStatement(operation)) return this.createInOneStatement(db, operation);
         return this.write(db, (trx) => this.create(trx, operation));
       case 'update':
         return this.write(db, (trx) => this.update(trx, operation));
@@ -141,7 +142,7 @@ export class Executor {
       return inTransaction(this.knex, this.compiler.dialect, first, this.retryBudget);
     }
     if (!WRITES.has(operation.kind)) return this.read(work, fromPrimary);
-    const needed = hooked || !this.singleStatement(operation);
+    const needed = hooked || !this.oneStatement(operation);
     return needed ? inTransaction(this.knex, this.compiler.dialect, work, this.retryBudget) : work(this.knex);
   }
 
@@ -186,6 +187,16 @@ export class Executor {
     );
   }
 
+  /**
+   * Whether this executor runs the operation as one statement outside a transaction: a bare create, and
+   * under write rules only where the INSERT can refuse itself (`Dialect.refuseUnless`) and returns its row,
+   * so that the rules are checked within the statement (compile-insert.ts) and a refused create writes nothing.
+   */
+  oneStatement(operation: Operation): operation is Op<'create'> {
+    if (!this.singleStatement(operation)) return false;
+    return !this.rules || (this.compiler.dialect.refuseUnless !== undefined && this.insertedRows.returned());
+  }
+
   private exec<T>(db: Knex, statement: Statement<T>): Promise<T> {
     return runStatement(db, this.compiler.dialect, statement);
   }
@@ -196,12 +207,22 @@ export class Executor {
     // What the new row provably has no linkage in is not read: it is empty.
     const model = collection.model;
     const { fetched, empty } = newRowRead(relations, this.newRows.known(model) ?? (await this.newRows.of(model)));
+    const rules = this.rules;
+    const values = rules ? rules.write('create', collection, op.write).values : op.write.values;
     let read: Read;
     if (this.insertedRows.returned()) {
-      const insert = this.compiler.insertReturning(model, op.write.values, fetched);
-      read = { rows: [await this.exec(db, insert)], carried: insert.carried };
+      const insert = this.compiler.insertReturning(model, values, fetched, rules?.after('create', collection));
+      try {
+        read = { rows: [await this.exec(db, insert)], carried: insert.carried };
+      } catch (error) {
+        // The rules refused the row and nothing was written: the create runs again in a transaction, whose
+        // checks tell which rule refused (404 for a target or a row the caller cannot read, 403 for a check).
+        if (rules && this.compiler.dialect.refused?.(driverError(error)))
+          return this.write(db, (trx) => this.create(trx, op));
+        throw error;
+      }
     } else {
-      const key = await this.exec(db, this.compiler.insert(model, op.write.values));
+      const key = await this.exec(db, this.compiler.insert(model, values));
       read = await this.row(db, collection, String(key), fetched);
     }
     if (empty.length) read = withEmptyLinkage(read, empty);

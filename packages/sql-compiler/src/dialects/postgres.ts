@@ -360,6 +360,14 @@ export const postgres: Dialect = {
   lockRows(query) {
     return query.forUpdate();
   },
+  // A division by zero when the condition is false or unknown: the only error plain SQL can raise on demand.
+  // The divisor depends on the row, so the planner cannot fold it into a failure of every statement.
+  refuseUnless(condition) {
+    return `1 / (case when ${condition} then 1 else 0 end)`;
+  },
+  refused(error) {
+    return (error as { code?: unknown } | null)?.code === '22012';
+  },
   estimateRows(knex, table) {
     // -1 for a table never vacuumed or analysed: no estimate.
     return knex.raw('select reltuples::bigint as n from pg_class where oid = to_regclass(?)', [table]);
