@@ -7,7 +7,7 @@ import type { Dialect, Executed } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
 import { keptScoped, type Traced } from './scope-trace.js';
 import type { ShapeCaches } from './shape-cache.js';
-import { statementOf, type Statement } from './statement.js';
+import { plannedEach, statementOf, type Statement } from './statement.js';
 import { tableSource } from './table-source.js';
 
 /** SQL of each whitelisted function; nothing else can reach the statement. */
@@ -61,8 +61,9 @@ function aggregateQuery(
  * An evaluation: the whitelisted functions over the rows the filter matches, answered as JSON values. An
  * aggregate is one row by nature: no `limit ?`, so an unfiltered one binds nothing at all, and its text,
  * which depends only on the model and the function list, is compiled once per shape (within the same bound
- * as the select lists). Under row scopes it runs over the rows the caller may read; an unfiltered one is
- * then kept per shape and scopes' key, binding the scopes' values (ScopeTrace), a filtered one built each time.
+ * as the select lists). Under row scopes it runs over the rows the caller may read, planned for the scopes'
+ * values at each run (`planEach`); an unfiltered one is then kept per shape and scopes' key, binding those
+ * values (ScopeTrace), a filtered one built each time.
  */
 export function compileAggregate(
   ctx: CompileContext,
@@ -71,11 +72,14 @@ export function compileAggregate(
   filter?: Filter,
 ): Statement<unknown[]> {
   const decode = ({ rows }: Executed) => decodeAggregates(ctx.dialect, model, functions, rows[0] ?? {});
-  if (filter) return statementOf(aggregateQuery(ctx, model, functions, filter), decode);
+  if (filter) {
+    const statement = statementOf(aggregateQuery(ctx, model, functions, filter), decode);
+    return ctx.scopes ? plannedEach(statement) : statement;
+  }
   const key = `aggregate statement ${functions.map((f) => `${f.name}(${f.column})`).join(' ')}`;
   if (ctx.scopes)
     return keptScoped(ctx, keptScopedAggregates, model, key, SELECT_LISTS_PER_MODEL, [], (c) =>
-      statementOf(aggregateQuery(c, model, functions), decode),
+      plannedEach(statementOf(aggregateQuery(c, model, functions), decode)),
     );
   const sql = compiledText(
     ctx.dialect,

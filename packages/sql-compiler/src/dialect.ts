@@ -190,9 +190,10 @@ export interface Dialect {
    * Runs one compiled statement (`sql` with the driver's own placeholders) on a connection as knex hands
    * it out (pooled, or a transaction's): the rows it returned (none for a statement that returns none),
    * the rows it changed, and for an insert the key the database generated, where the driver tells it.
-   * Only `runStatement`, the one runner, calls it.
+   * Only `runStatement`, the one runner, calls it. `planEach`: the statement's plan depends on its values
+   * (Statement.planEach); a dialect that keeps plans per text plans it at this run.
    */
-  execute(connection: unknown, sql: string, bindings: readonly unknown[]): Promise<Executed>;
+  execute(connection: unknown, sql: string, bindings: readonly unknown[], planEach?: boolean): Promise<Executed>;
   /**
    * The settings of a transaction the server opens for a write, where the database's default isolation takes
    * locks the writer does not need (InnoDB's gap locks under REPEATABLE READ); undefined keeps the default. The

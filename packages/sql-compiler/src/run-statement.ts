@@ -52,7 +52,7 @@ export async function runStatement<T>(db: Knex, dialect: Dialect, statement: Sta
   client.emit('query', event);
   let answer: Executed;
   try {
-    answer = await dialect.execute(connection, sql, bindings);
+    answer = await dialect.execute(connection, sql, bindings, statement.planEach === true);
   } catch (error) {
     release(client, held, connection);
     client.emit('query-error', error, event);

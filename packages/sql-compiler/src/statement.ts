@@ -15,6 +15,12 @@ export interface Statement<T> {
   /** knex's name of the kind of statement (`select`, `insert`, `update`, `del`, `raw`), for its `query` event. */
   readonly method: string;
   readonly decode: (answer: Executed) => T;
+  /**
+   * Its best plan depends on the values it binds, not only on its text: a whole-table count or aggregate
+   * under a row scope, whose values decide how much of the table it reads. A database that keeps one plan
+   * per text plans this one at each run instead (PostgreSQL: unnamed, never a generic plan).
+   */
+  readonly planEach?: boolean;
 }
 
 /** A statement answering rows of a model, and the relationships whose linkage each of its rows carries. */
@@ -28,6 +34,11 @@ export function statementOf<T>(query: Knex.QueryBuilder | Knex.Raw, decode: (ans
   const compiled = query.toSQL();
   const { sql, bindings } = compiled.toNative();
   return { sql, bindings, method: compiled.method ?? 'raw', decode };
+}
+
+/** The same statement, planned at each run (`planEach`). */
+export function plannedEach<T>(statement: Statement<T>): Statement<T> {
+  return { ...statement, planEach: true };
 }
 
 /** The same statement with its result turned into another. */

@@ -338,14 +338,37 @@ for (const name of TESTED_DIALECTS) {
         ]);
       });
 
-      it('a create answers its row with the linkage the caller may see', async function () {
+      it('a create answers its row with the linkage the caller may see, and refuses within its statement a row it may not', async function () {
         const { dialect, knex } = database;
         if (!dialect.returning && !(await dialect.returnsInsertedRows?.(knex))) this.skip();
-        const row = await run(
-          scoped.insertReturning(model('article'), { title: 'New', tenant_id: 1, author_id: 2 }, showing('article')),
-        );
-        expect(row.values).to.deep.equal({ id: 6, title: 'New', tenant_id: 1, author_id: 2 });
-        expect(Object.fromEntries(row.linkage)).to.deep.equal({ author: null, comments: [], tags: [] });
+        const insert = (values: Record<string, unknown>, check?: Filter) =>
+          scoped.insertReturning(model('article'), values, showing('article'), check);
+        if (!dialect.refuseUnless) {
+          // Under scopes a database that cannot refuse from within the statement is never asked: the server
+          // inserts in a transaction there, and checks before COMMIT.
+          expect(() => insert({ title: 'New', tenant_id: 1, author_id: 1 })).to.throw(/cannot refuse/);
+          return;
+        }
+        const row = await run(insert({ title: 'New', tenant_id: 1, author_id: 1 }));
+        expect(row.values).to.deep.equal({ id: 6, title: 'New', tenant_id: 1, author_id: 1 });
+        expect(Object.fromEntries(row.linkage)).to.deep.equal({ author: '1', comments: [], tags: [] });
+        const count = async () => Number((await knex('rs_article').count({ n: '*' }))[0]!.n);
+        const refusals: [string, Record<string, unknown>, Filter?][] = [
+          ['a row outside the read scope', { title: 'Theirs', tenant_id: 2 }],
+          ['a foreign key to a hidden row', { title: 'By a hidden author', tenant_id: 1, author_id: 2 }],
+          ['a check that fails', { title: 'Checked', tenant_id: 1 }, eq('title', 'something else')],
+        ];
+        for (const [what, values, check] of refusals) {
+          const error = await run(insert(values, check)).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(dialect.refused!((error as { cause?: unknown } | undefined)?.cause), what).to.equal(true);
+        }
+        expect(await count(), 'a refused insert wrote a row').to.equal(6);
+        // A check that holds, and a null foreign key, pass.
+        const checked = await run(insert({ title: 'Checked', tenant_id: 1, author_id: null }, eq('title', 'Checked')));
+        expect(checked.values.title).to.equal('Checked');
       });
     });
 
@@ -359,6 +382,45 @@ for (const name of TESTED_DIALECTS) {
         expect(await run(scoped.aggregate(model('article'), fns, eq('author_id', 1)))).to.deep.equal([1, 1]);
         expect(await run(plain.aggregate(model('article'), fns))).to.deep.equal([5, 5]);
       });
+
+      it('counts and aggregates under scopes are planned for their values; unscoped ones, and pages, keep a plan per text', async () => {
+        const fns = [{ name: 'count', column: 'id' }] as const;
+        const article = collection('article');
+        const page = {
+          collection: article,
+          query: query({ paging: { offset: 0, limit: 2 } }),
+          relations: NO_RELATIONS,
+        };
+        const planEach = (statements: readonly Statement<unknown>[]) => statements.map((s) => s.planEach === true);
+        expect(scoped.aggregate(model('article'), fns).planEach).to.equal(true);
+        expect(scoped.aggregate(model('article'), fns, eq('author_id', 1)).planEach).to.equal(true);
+        expect(plain.aggregate(model('article'), fns).planEach).to.not.equal(true);
+        const counted = planEach(scoped.list({ ...page, total: 'exact' }).statements);
+        // Folded (PostgreSQL): the one statement counts; elsewhere the head counts and the page does not.
+        expect(counted).to.deep.equal(database.dialect.foldsHead ? [true] : [false, true]);
+        expect(planEach(scoped.list({ ...page, total: 'none' }).statements)).to.deep.equal([false]);
+        expect(planEach(plain.list({ ...page, total: 'exact' }).statements)).to.not.include(true);
+      });
+
+      // PostgreSQL alone keeps plans per statement name; the other dialects have no such choice to test.
+      if (name === 'postgres')
+        it('a statement planned for its values is not prepared under a name; the same text otherwise is', async () => {
+          const { knex, dialect } = database;
+          const statement = scoped.aggregate(model('article'), [{ name: 'max', column: 'tenant_id' }]);
+          const prepared = (trx: typeof knex) =>
+            runStatement(trx, dialect, {
+              sql: 'select count(*)::int as n from pg_prepared_statements where statement = $1',
+              bindings: [statement.sql],
+              method: 'select',
+              decode: ({ rows }) => rows[0]!.n,
+            });
+          await knex.transaction(async (trx) => {
+            expect(await runStatement(trx, dialect, statement)).to.deep.equal([1]);
+            expect(await prepared(trx)).to.equal(0);
+            await runStatement(trx, dialect, { ...statement, planEach: false });
+            expect(await prepared(trx)).to.equal(1);
+          });
+        });
 
       it('keys, existing keys and join values: a hidden row looks missing', async () => {
         expect(await run(scoped.keys(model('article')))).to.deep.equal([1, 2, 3]);
@@ -506,7 +568,7 @@ for (const name of TESTED_DIALECTS) {
           relatedRows: compiler.related(rel, [1, 2], showing('tag')).sql,
           row: compiler.row(model('article'), 1, showing('article')).sql,
           aggregate: compiler.aggregate(model('article'), fns).sql,
-          insert: database.dialect.returning
+          insert: database.dialect.refuseUnless
             ? compiler.insertReturning(model('article'), values, showing('article')).sql
             : '',
         });

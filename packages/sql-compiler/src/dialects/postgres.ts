@@ -226,11 +226,17 @@ export const postgres: Dialect = {
       },
     };
   },
-  execute(connection, sql, bindings) {
+  execute(connection, sql, bindings, planEach) {
     // Named by nameStatements, like every statement of the connection. The callback form, as knex uses it:
     // node-postgres's promise form kept results alive longer (measured in docs/performance.md).
     return new Promise((resolve, reject) => {
-      const name = namingConnections.has(connection as object) ? statementName(sql, bindings.length) : undefined;
+      // The empty name is the unnamed statement, planned for the values it is bound with (a generic plan of a
+      // scoped count estimates `id >= $1` at a third of the table and walks an index over all of it).
+      const name = planEach
+        ? ''
+        : namingConnections.has(connection as object)
+          ? statementName(sql, bindings.length)
+          : undefined;
       (connection as PgConnection).query({ name, text: sql, values: bindings }, (err: unknown, result: PgResult) => {
         if (err) reject(err);
         else resolve({ rows: result.rows ?? [], affected: result.rowCount ?? undefined });
