@@ -10,7 +10,7 @@ import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import { rowLinkage, type Relations } from './row-linkage.js';
 import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { selectColumns } from './select-columns.js';
-import { mapStatement, plannedEach, statementOf, type Statement } from './statement.js';
+import { mapStatement, statementOf, type Statement } from './statement.js';
 import { isScoped, tableSource } from './table-source.js';
 import { bindTraced, ScopeTrace, ScopeValue, type ScopeRef, type Slot } from './scope-trace.js';
 
@@ -244,8 +244,6 @@ function buildList(ctx: CompileContext, request: ListRequest): ListPlan {
   const decode = resourceRowDecoder(dialect, model, linkage);
   // A composite key's first column: never null in a row of the page (the id is made after decoding).
   const key = model.keyColumns[0]!;
-  // A count under row scopes reads as much of the table as the scopes' values let it: planned for them.
-  const counting = <T>(s: Statement<T>) => (counts && ctx.scopes ? plannedEach(s) : s);
   const read = statementOf(rows, (answer): Partial<ListAnswer> => {
     // The head's row stands alone, its page columns null, when the page is empty.
     const page = folded ? answer.rows.filter((r) => r[key] !== null && r[key] !== undefined) : answer.rows;
@@ -254,9 +252,8 @@ function buildList(ctx: CompileContext, request: ListRequest): ListPlan {
       ...(folded ? readHead(answer.rows[0], counts, scope !== undefined) : {}),
     };
   });
-  const statements: Statement<Partial<ListAnswer>>[] = [folded ? counting(read) : read];
-  if (head && !folded)
-    statements.push(counting(statementOf(head, ({ rows }) => readHead(rows[0], counts, scope !== undefined))));
+  const statements: Statement<Partial<ListAnswer>>[] = [read];
+  if (head && !folded) statements.push(statementOf(head, ({ rows }) => readHead(rows[0], counts, scope !== undefined)));
   if (!estimate) return { statements, carried: linkage.carried };
   statements.push(mapStatement(estimate, (n) => (n === undefined ? {} : { total: n })));
   return { statements, fallback: compileCount(ctx, counted), carried: linkage.carried };

@@ -16,8 +16,8 @@ export interface Statement<T> {
   readonly method: string;
   readonly decode: (answer: Executed) => T;
   /**
-   * Its best plan depends on the values it binds, not only on its text: a whole-table count or aggregate
-   * under a row scope, whose values decide how much of the table it reads. A database that keeps one plan
+   * Its best plan depends on the values it binds, not only on its text: an aggregate under a row scope,
+   * whose values decide how much of the table it reads. A database that keeps one plan
    * per text plans this one at each run instead (PostgreSQL: unnamed, never a generic plan).
    */
   readonly planEach?: boolean;

@@ -383,7 +383,7 @@ for (const name of TESTED_DIALECTS) {
         expect(await run(plain.aggregate(model('article'), fns))).to.deep.equal([5, 5]);
       });
 
-      it('counts and aggregates under scopes are planned for their values; unscoped ones, and pages, keep a plan per text', async () => {
+      it('aggregates under scopes are planned for their values; unscoped ones, and list pages, keep a plan per text', () => {
         const fns = [{ name: 'count', column: 'id' }] as const;
         const article = collection('article');
         const page = {
@@ -391,15 +391,11 @@ for (const name of TESTED_DIALECTS) {
           query: query({ paging: { offset: 0, limit: 2 } }),
           relations: NO_RELATIONS,
         };
-        const planEach = (statements: readonly Statement<unknown>[]) => statements.map((s) => s.planEach === true);
         expect(scoped.aggregate(model('article'), fns).planEach).to.equal(true);
         expect(scoped.aggregate(model('article'), fns, eq('author_id', 1)).planEach).to.equal(true);
         expect(plain.aggregate(model('article'), fns).planEach).to.not.equal(true);
-        const counted = planEach(scoped.list({ ...page, total: 'exact' }).statements);
-        // Folded (PostgreSQL): the one statement counts; elsewhere the head counts and the page does not.
-        expect(counted).to.deep.equal(database.dialect.foldsHead ? [true] : [false, true]);
-        expect(planEach(scoped.list({ ...page, total: 'none' }).statements)).to.deep.equal([false]);
-        expect(planEach(plain.list({ ...page, total: 'exact' }).statements)).to.not.include(true);
+        // A page's plan is mostly its limit: a custom plan at each run would cost more to make than it saves.
+        for (const s of scoped.list({ ...page, total: 'exact' }).statements) expect(s.planEach).to.not.equal(true);
       });
 
       // PostgreSQL alone keeps plans per statement name; the other dialects have no such choice to test.
