@@ -1,7 +1,7 @@
 import { connect } from '@colapi/sql-compiler';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { asBaseline, learnTags } from './conditional-tags.js';
 import { benchDatabase } from './database.js';
 import { sizesAt } from './dataset.js';
@@ -137,7 +137,8 @@ async function main(): Promise<void> {
   // The access variant sends its token with every request: the server without access control ignores it.
   const authorization = o.access ? await benchAuthorization() : undefined;
   const scenarios = selectScenarios(o.only).map((s) => (authorization ? { ...s, headers: { authorization } } : s));
-  const floor = o.baseline === 'floor' && !o.access ? ensureFloor(ROOT, log) : undefined;
+  const against = o.against === undefined ? undefined : resolve(o.against);
+  const floor = o.baseline === 'floor' && !o.access && !against ? ensureFloor(ROOT, log) : undefined;
   const url = await benchDatabase(o.db, 'colapi_bench');
   await seedBenchData(url, 1, log);
   const db = connect(url, { pool: { min: 0, max: 1 } });
@@ -163,9 +164,11 @@ async function main(): Promise<void> {
     try {
       baseline = o.access
         ? await startTarget({ url, pool: o.pool, port: BASELINE_PORT, name: 'no-auth', log })
-        : floor
-          ? await startFloor(floor, url, BASELINE_PORT, o.pool, log)
-          : await startBaseline(url, o.pool, log);
+        : against
+          ? await startTarget({ url, pool: o.pool, port: BASELINE_PORT, name: 'before', root: against, log })
+          : floor
+            ? await startFloor(floor, url, BASELINE_PORT, o.pool, log)
+            : await startBaseline(url, o.pool, log);
       let checked = 0;
       for (const s of scenarios) {
         // A conditional scenario's documents are compared in full (200 from both), then its tags are learnt.
@@ -194,9 +197,11 @@ async function main(): Promise<void> {
     db: o.db,
     baseline: o.access
       ? `the same target without access control (the target: bench/src/access-rules.ts${o.native ? ', native mode' : ''})`
-      : floor
-        ? `floor (${floor}/floor-server.mjs)`
-        : 'own (bench/src/baseline)',
+      : against
+        ? `the target of ${against} (${gitState(against).commit})`
+        : floor
+          ? `floor (${floor}/floor-server.mjs)`
+          : 'own (bench/src/baseline)',
     date: new Date().toISOString(),
     node: process.version,
     cpus: cpus().length,

@@ -52,13 +52,20 @@ export interface BenchOptions {
    * first sets the role and the claims (the bench's role `member` is created and granted the tables).
    */
   readonly native: boolean;
+  /**
+   * The target of another checkout (a worktree of an earlier commit, built) as the baseline instead of the
+   * floor: an A/B of two builds in one run, alternating, so that the ratio is after ÷ before. Since the floor
+   * is the same for both, a ratio of 1 means the build's ratio to the floor did not move.
+   */
+  readonly against?: string;
 }
 
 const USAGE = `pnpm bench [--db postgres|mysql|sqlite] [--baseline floor|own] [--pool n] [--duration s] [--connections n]
            [--rounds n] [--warmup s] [--only name,name] [--scale-workers n|0] [--growth [--growth-scale n]] [--deep-page] [--cpu-prof dir] [--out file]
        pnpm bench --access [--native] [--db postgres|mysql|sqlite] [--rounds n] [--duration s] [--only name,name] [--out file]
        pnpm bench --topology [--workers n] [--primary-url url] [--pooler-url url|none] [--replica-urls url,url|none]
-           [--duration s] [--connections n] [--rounds n] [--warmup s] [--only name,name] [--out file]`;
+           [--duration s] [--connections n] [--rounds n] [--warmup s] [--only name,name] [--out file]
+       pnpm bench --against <checkout> [--db postgres|mysql] [--rounds n] [--duration s] [--only name,name] [--out file]`;
 
 /** Parses the command line; throws with the usage on anything unknown. */
 export function parseOptions(argv: readonly string[]): BenchOptions {
@@ -85,6 +92,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     workers: 2,
     access: false,
     native: false,
+    against: undefined as string | undefined,
   };
   const number = (name: string, v: string | undefined, min: number) => {
     const n = Number(v);
@@ -122,6 +130,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     else if (a === '--topology') o.topology = true;
     else if (a === '--access') o.access = true;
     else if (a === '--native') o.native = true;
+    else if (a === '--against') o.against = value();
     else if (a === '--primary-url') o.primaryUrl = value();
     else if (a === '--pooler-url') o.poolerUrl = value();
     else if (a === '--replica-urls')
@@ -139,6 +148,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     throw new Error(`--topology measures PostgreSQL alone, without --growth or --cpu-prof\n${USAGE}`);
   if (o.native && (!o.access || o.db !== 'postgres'))
     throw new Error(`--native is a variant of --access, on PostgreSQL only\n${USAGE}`);
+  if (o.against !== undefined && o.access)
+    throw new Error(`--against compares two builds without access control\n${USAGE}`);
   if (!Number.isInteger(o.workers) || o.workers > 64) throw new Error('--workers is a whole number up to 64');
   const baseline = o.baseline ?? (o.db === 'sqlite' ? 'own' : 'floor');
   if (baseline === 'floor' && o.db === 'sqlite')

@@ -17,6 +17,8 @@ export interface TargetStart {
   readonly cpuProf?: string;
   /** Another server script with the target's interface (the growth variant); default the conformance target. */
   readonly script?: string;
+  /** The checkout whose compiled target runs (`--against`: an earlier build); default this one. */
+  readonly root?: string;
   /** Where it listens and what it is called; default the target's port and `target`. */
   readonly port?: number;
   readonly name?: string;
@@ -41,13 +43,14 @@ export function startTarget(o: TargetStart): Promise<ServerProcess> {
   const workerArgs = o.workers && o.workers > 1 ? ['--workers', String(o.workers)] : [];
   if (o.cpuProf) mkdirSync(o.cpuProf, { recursive: true });
   const prof = o.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${resolve(o.cpuProf)}`] : [];
-  const script = o.script ? [...TSX, o.script] : [join(ROOT, 'bench/dist/target/serve.js')];
+  const root = o.root ?? ROOT;
+  const script = o.script ? [...TSX, o.script] : [join(root, 'bench/dist/target/serve.js')];
   return startServer({
     name: o.name ?? 'target',
     command: process.execPath,
     args: [...prof, ...script, ...workerArgs],
     env,
-    cwd: ROOT,
+    cwd: root,
     port: o.port ?? TARGET_PORT,
     log: o.log,
   });

@@ -239,10 +239,11 @@ async function readsOnReplicas(origin: string, counts: () => Promise<StatementCo
 }
 
 /** The commit measured, and the server's files that differ from it. */
-export function gitState() {
+/** The commit of a checkout (this one by default), and its uncommitted server files. */
+export function gitState(root = ROOT) {
   const git = (...args: string[]) => {
     try {
-      return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+      return execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
     } catch {
       return '';
     }
