@@ -82,7 +82,7 @@ export function compression(
     if (ctx.status === 304) {
       const bytes = (ctx.state as { representationBytes?: number }).representationBytes;
       if (bytes === undefined || bytes < threshold) return;
-      ctx.vary('Accept-Encoding');
+      varyOnEncoding(ctx);
       const etag = ctx.response.get('ETag');
       const accepted = ctx.get('Accept-Encoding');
       const encoding = accepted === '' ? undefined : chooseEncoding(accepted);
@@ -94,7 +94,7 @@ export function compression(
     if (typeof body !== 'string' && !Buffer.isBuffer(body)) return;
     if (ctx.method === 'HEAD' || ctx.status === 204 || ctx.status === 304) return;
     if (ctx.response.get('Content-Encoding') || !atLeast(body, threshold)) return;
-    ctx.vary('Accept-Encoding');
+    varyOnEncoding(ctx);
     const accepted = ctx.get('Accept-Encoding');
     const encoding = accepted === '' ? undefined : chooseEncoding(accepted);
     if (!encoding) return;
@@ -105,4 +105,15 @@ export function compression(
     const etag = ctx.response.get('ETag');
     if (typeof etag === 'string' && etag.startsWith('"')) ctx.set('ETag', codedTag(etag, encoding));
   };
+}
+
+/**
+ * `ctx.vary('Accept-Encoding')` without parsing the header in the usual cases: none yet, or Format A's
+ * `Accept` alone; the `vary` package parses and rebuilds it on every answer otherwise.
+ */
+function varyOnEncoding(ctx: Koa.Context): void {
+  const current = ctx.response.get('Vary');
+  if (current === '') ctx.set('Vary', 'Accept-Encoding');
+  else if (current === 'Accept') ctx.set('Vary', 'Accept, Accept-Encoding');
+  else ctx.vary('Accept-Encoding');
 }
