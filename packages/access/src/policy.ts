@@ -47,6 +47,11 @@ const NO_IDENTITY: Identity = Object.freeze({ role: '', claims: Object.freeze({}
 export class AccessPolicy {
   /** The configured role names: an identity of any other role has no scope anywhere. */
   readonly roles: ReadonlySet<string>;
+  /**
+   * Whether a rule calls a `where` or `check` function, whose filter may differ from one call to the next
+   * for the same identity: what is resolved for an identity may then not be kept beyond one request.
+   */
+  readonly dynamic: boolean;
   readonly #rules: ReadonlyMap<string, ReadonlyMap<string, CompiledCollection>>;
   /** Scopes that depend on no identity, computed once. */
   readonly #fixed = new Map<CompiledCollection, CollectionScope>();
@@ -61,6 +66,7 @@ export class AccessPolicy {
   constructor(rules: ReadonlyMap<string, ReadonlyMap<string, CompiledCollection>>) {
     this.#rules = rules;
     this.roles = Object.freeze(new Set(rules.keys()));
+    this.dynamic = [...rules.values()].some((collections) => [...collections.values()].some(callsFunctions));
     for (const [role, collections] of rules) {
       this.#visible.set(role, Object.freeze(new Set(collections.keys())));
       for (const c of collections.values()) if (isFixed(c)) this.#fixed.set(c, resolveScope(c, NO_IDENTITY));

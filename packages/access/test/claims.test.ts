@@ -214,6 +214,14 @@ describe('claims', () => {
       expect(calls).to.deep.equal(['u1', 'u1']);
     });
 
+    it('makes the policy dynamic: what is resolved for an identity is not kept beyond one request', () => {
+      expect(on('projects', { read: { where: () => [] } }).dynamic).to.equal(true);
+      expect(on('projects', { read: true, update: { where: () => [] } }).dynamic).to.equal(true);
+      expect(
+        on('projects', { read: { where: [{ name: 'owner_id', op: '==', val: { claim: 'sub' } }] } }).dynamic,
+      ).to.equal(false);
+    });
+
     it('a filter that does not fit is an AccessRulesError naming the call: a 500, not a 400', () => {
       const policy = on('projects', { read: { where: () => [{ name: 'nope', op: '==', val: 1 }] } });
       expect(() => policy.scope(who({}), 'projects'))

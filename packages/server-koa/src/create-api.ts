@@ -14,7 +14,6 @@ import Router, { type RouterContext } from '@koa/router';
 import type Koa from 'koa';
 import { AccessControl, refusalReason } from './access/access-control.js';
 import { authorize } from './access/authorize.js';
-import { writeRulesOf } from './access/write-rules-of.js';
 import type { Caller } from './access/caller.js';
 import type { RoleView } from './access/role-view.js';
 import type { ApiOptions } from './api-options.js';
@@ -147,9 +146,7 @@ export function createApi(options: ApiOptions): ApiMiddleware {
     const preconditions = writePreconditions(head, decoded, options.requireIfMatch === true);
     timer?.lap('parse');
     seen.operation = decoded.kind;
-    const run = caller
-      ? executor.view(executor.compiler.scoped(caller), view!.read, writeRulesOf(caller), access!.prelude(caller, head))
-      : executor;
+    const run = caller ? access!.executorFor(executor, caller, head) : executor;
     const { operation, result } = await inStageSpan('execute', () =>
       run.inTransactionOf(
         decoded,

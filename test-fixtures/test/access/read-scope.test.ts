@@ -1,6 +1,6 @@
 import { describeEachDatabase, type TestResponse } from '@colapi/test-fixtures/testing';
 import { expect } from 'chai';
-import { ACCESS, bearer, MARK, TENANT_2_IDS, TENANT_DATA, tampered, token } from './tenants.js';
+import { ACCESS, bearer, MARK, ROLES, TENANT_2_IDS, TENANT_DATA, tampered, token } from './tenants.js';
 
 const CURSOR_PROFILE = 'https://jsonapi.org/profiles/ethanresnick/cursor-pagination';
 
@@ -248,4 +248,38 @@ describeEachDatabase(
     });
   },
   { api: { access: ACCESS }, seed: false },
+);
+
+/** The tenant a `where` function answers for person, changed by the test between requests. */
+let tenantOfTheFunction = 1;
+
+describeEachDatabase(
+  'access control: a where function is asked again for every request of the same token',
+  (t) => {
+    before(() => t().seed(TENANT_DATA));
+
+    it('one token, two requests, two answers of the function: each request reads by its own', async () => {
+      const same = bearer(await token('member', { tenant: 1 }));
+      const names = async () =>
+        ((await t().http.get('/api/person?sort=id', same)).body.data as { id: string }[]).map((r) => r.id);
+      tenantOfTheFunction = 1;
+      expect(await names()).to.deep.equal(['1', '3']);
+      tenantOfTheFunction = 2;
+      expect(await names()).to.deep.equal(['2', '4']);
+    });
+  },
+  {
+    api: {
+      access: {
+        ...ACCESS,
+        roles: {
+          ...ROLES,
+          member: {
+            person: { read: { where: () => [{ name: 'age', op: '==', val: tenantOfTheFunction }] } },
+          },
+        },
+      },
+    },
+    seed: false,
+  },
 );

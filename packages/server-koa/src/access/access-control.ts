@@ -5,9 +5,11 @@ import type { Registry } from '@colapi/schema';
 import type { Dialect } from '@colapi/sql-compiler';
 import type { Knex } from 'knex';
 import type { HttpRequest, HttpResponse } from '@colapi/wire-format';
+import type { Executor } from '../executor/executor.js';
 import type { AccessOptions } from './access-options.js';
 import { Caller } from './caller.js';
 import { roleView, type RoleView } from './role-view.js';
+import { writeRulesOf } from './write-rules-of.js';
 
 const TITLES: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden' };
 
@@ -28,6 +30,14 @@ export class AccessControl {
   readonly policy: AccessPolicy;
   readonly authenticator: Authenticator;
   readonly #views = new Map<string, RoleView>();
+  /**
+   * The caller of each identity the authenticator keeps (it answers the same object for a token it verified
+   * before), so that a client's requests share one, with its scopes resolved once; not when a rule calls a
+   * function, whose filter is asked for again on every request.
+   */
+  readonly #callers = new WeakMap<object, Caller>();
+  /** Each kept caller's executor (`executorFor`). */
+  readonly #executors = new WeakMap<Caller, Executor>();
 
   /** Native mode (`auth.databaseRoles`): what each request's transaction sets first. */
   readonly #settings: Dialect['localSettings'];
@@ -55,7 +65,10 @@ export class AccessControl {
   async identify(authorization: string | undefined): Promise<Caller> {
     try {
       const identity = await this.authenticator.authenticate(authorization);
-      return new Caller(identity, this.policy, this.registry);
+      if (this.policy.dynamic) return new Caller(identity, this.policy, this.registry);
+      let caller = this.#callers.get(identity);
+      if (!caller) this.#callers.set(identity, (caller = new Caller(identity, this.policy, this.registry)));
+      return caller;
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
       const refusal = new ApiError(error.status, TITLES[error.status]!, error.detail, undefined, {
@@ -125,6 +138,21 @@ export class AccessControl {
   }
 
   /** What the caller's role sees. */
+  /**
+   * The executor of the caller's requests: its statements compiled with its row scopes, its collections its
+   * role's view, its writes under its rules. Made once per caller and kept with it, but in native mode, where
+   * each request's transaction starts by setting that request's own method and path.
+   */
+  executorFor(executor: Executor, caller: Caller, request: HttpRequest): Executor {
+    const prelude = this.prelude(caller, request);
+    const make = () =>
+      executor.view(executor.compiler.scoped(caller), this.view(caller).read, writeRulesOf(caller), prelude);
+    if (prelude) return make();
+    let run = this.#executors.get(caller);
+    if (!run) this.#executors.set(caller, (run = make()));
+    return run;
+  }
+
   view(caller: Caller): RoleView {
     return this.#views.get(caller.identity.role)!;
   }

@@ -13,7 +13,6 @@ import type { AccessControl } from '../access/access-control.js';
 import { authorize } from '../access/authorize.js';
 import type { Caller } from '../access/caller.js';
 import type { RoleView } from '../access/role-view.js';
-import { writeRulesOf } from '../access/write-rules-of.js';
 import type { ApiOptions } from '../api-options.js';
 import type { Executor } from '../executor/executor.js';
 import { inTransaction } from '../executor/transaction.js';
@@ -87,14 +86,7 @@ export function atomicEndpoint(deps: AtomicDependencies): AtomicEndpoint {
       const view = caller && access.view(caller);
       const contexts = view ? deps.contextsOf(view) : { read: deps.decodeContext, write: deps.decodeContext };
       const steps = codec.plan(request, contexts.write, max);
-      const run = caller
-        ? executor.view(
-            executor.compiler.scoped(caller),
-            view!.read,
-            writeRulesOf(caller),
-            access!.prelude(caller, head),
-          )
-        : executor;
+      const run = caller ? access!.executorFor(executor, caller, head) : executor;
       // The step under way, and the one that threw: an error names its place in the request.
       let current = { pointer: steps[0]!.pointer, collection: '' };
       let failedStep: { pointer: string; collection: string } | undefined;
