@@ -12,7 +12,7 @@ import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { selectColumns } from './select-columns.js';
 import { statementOf, type RowsStatement, type Statement } from './statement.js';
 import { storedValue, storedValues } from './stored-values.js';
-import { isScoped, scopeCondition, tableSource } from './table-source.js';
+import { scopeCondition, tableSource } from './table-source.js';
 
 /**
  * INSERT of one row, answering the key of the row it wrote: the one RETURNING gives where the dialect
@@ -149,9 +149,9 @@ function insertGuard(
   for (const rel of model.relationships.values()) {
     const join = rel.join;
     if (join.kind !== 'belongs-to' || !columns.includes(join.ownColumn)) continue;
+    // Whatever the target's scope: a table may lack the constraint its relationship stands for, and a write
+    // in a transaction asks for the target's row too (Executor.targetsReadable).
     const target = registry.models.get(rel.target)!;
-    // Every row of the target readable: the foreign key constraint answers for it.
-    if (!isScoped(ctx, target)) continue;
     const a = ctx.aliases.next();
     const row = tableSource(ctx, target, a)
       .select(knex.raw('1'))

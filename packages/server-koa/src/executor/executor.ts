@@ -174,26 +174,20 @@ export class Executor {
   }
 
   /**
-   * A create of a bare resource (no relationships, no client id): its only write is one INSERT, atomic by
-   * itself, so BEGIN and COMMIT would only add two round trips. Where the database returns inserted rows the
-   * INSERT answers the whole row; elsewhere (MySQL, or before MariaDB has said it does) the row is read back
-   * by its new key.
-   */
-  singleStatement(operation: Operation): operation is Op<'create'> {
-    return (
-      operation.kind === 'create' &&
-      operation.id === undefined &&
-      Object.keys(operation.write.relationships).length === 0
-    );
-  }
-
-  /**
-   * Whether this executor runs the operation as one statement outside a transaction: a bare create, and
-   * under write rules only where the INSERT can refuse itself (`Dialect.refuseUnless`) and returns its row,
+   * Whether this executor runs the operation as one statement outside a transaction: a create of a bare
+   * resource (no relationships, no client id), whose only write is one INSERT, atomic by itself, so BEGIN and
+   * COMMIT would only add two round trips. Where the database returns inserted rows the INSERT answers the
+   * whole row; elsewhere (MySQL, or before MariaDB has said it does) the row is read back by its new key.
+   * Under write rules, only where the INSERT can refuse itself (`Dialect.refuseUnless`) and returns its row,
    * so that the rules are checked within the statement (compile-insert.ts) and a refused create writes nothing.
    */
   oneStatement(operation: Operation): operation is Op<'create'> {
-    if (!this.singleStatement(operation)) return false;
+    if (
+      operation.kind !== 'create' ||
+      operation.id !== undefined ||
+      Object.keys(operation.write.relationships).length > 0
+    )
+      return false;
     return !this.rules || (this.compiler.dialect.refuseUnless !== undefined && this.insertedRows.returned());
   }
 
