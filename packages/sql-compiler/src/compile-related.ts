@@ -6,7 +6,7 @@ import { keyOfRow, keyRefs } from './key-columns.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import type { Row } from './row-decoder.js';
 import { shapesOf, type ShapeCaches } from './shape-cache.js';
-import { NO_RELATIONS, rowLinkage, type Relations } from './row-linkage.js';
+import { NO_RELATIONS, readableKey, rowLinkage, type Relations } from './row-linkage.js';
 import { selectColumns } from './select-columns.js';
 import { statementOf, type RowsStatement } from './statement.js';
 import { isScoped, tableSource } from './table-source.js';
@@ -85,11 +85,13 @@ function buildRelated(
   let qb: Knex.QueryBuilder;
   let ownerRef: string;
   let keyRef = `${t}.${target.key}`;
-  if (join.kind === 'through' && !relations && join.targetColumn === target.key && !isScoped(ctx, target)) {
-    // Linkage only: the join table holds the keys (linkedKeys says why the target table is not read).
+  if (join.kind === 'through' && !relations && join.targetColumn === target.key) {
+    // Linkage only: the join table holds the keys (linkedKeys says why the target table is not read, and
+    // how a scoped one is).
     qb = knex.from({ [t]: join.through.table });
     ownerRef = `${t}.${join.through.ownColumn}`;
     keyRef = `${t}.${join.through.targetColumn}`;
+    if (isScoped(ctx, target)) qb.whereRaw('?', [readableKey(ctx, target, keyRef)]);
   } else if (join.kind === 'through') {
     const j = ctx.aliases.next();
     qb = tableSource(ctx, target, t).join(

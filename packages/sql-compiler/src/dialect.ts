@@ -166,6 +166,15 @@ export interface Dialect {
   /** The text keys in what `keyList` gave for a `string` key. */
   decodeKeyList?(raw: unknown): string[];
   /**
+   * Marks a correlated subquery that tests one row of another table by its key (an EXISTS) so that the
+   * planner runs it for each outer row, probing the key's index, instead of flattening it into a join.
+   * PostgreSQL flattens such an EXISTS into a semi-join and, for the few rows of a join table that link one
+   * owner, hashes them and scans the whole target table: under row scopes the linkage through a join table
+   * cost four times its unscoped read (docs/performance.md, fifteenth session). Undefined where the planner
+   * already probes the key.
+   */
+  probeEachRow?(knex: Knex, subquery: Knex.QueryBuilder): Knex.QueryBuilder;
+  /**
    * Empties the tables and restarts their generated keys, whatever foreign keys join them: for fixtures,
    * seeds and tests, never for a request.
    */

@@ -1,4 +1,4 @@
-import type { RelationshipSchema } from '@colapi/schema';
+import type { ModelSchema, RelationshipSchema } from '@colapi/schema';
 import type { Linkage } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { Aliases } from './aliases.js';
@@ -6,7 +6,7 @@ import { compiledFragment } from './compiled-fragment.js';
 import { correlatedTarget, targetModel, type CompileContext } from './field-expression.js';
 import type { KeyListType } from './dialect.js';
 import type { Row } from './row-decoder.js';
-import { isScoped } from './table-source.js';
+import { isScoped, tableSource } from './table-source.js';
 
 /**
  * The relationships of a model a read shows the linkage of, in the order documents list them, and those
@@ -119,8 +119,8 @@ export function integerKeys(raw: unknown): string[] {
  * Through a join table whose column holds the target's key, the join table alone tells them, as a
  * belongs-to's foreign key does: reading the target table too would only confirm what the foreign key
  * constraint already guarantees, and would cost a probe of that table per key (under heavy churn of the
- * target table, most of a related collection's time). Not under row scopes on the target, whose rows the
- * join table cannot tell apart: the target table is read then, within its scope.
+ * target table, most of a related collection's time). Under row scopes on the target, whose rows the join
+ * table cannot tell apart, each key is then kept only when its target row is in scope (readableKey).
  */
 export function linkedKeys(
   ctx: CompileContext,
@@ -129,15 +129,31 @@ export function linkedKeys(
 ): { qb: Knex.QueryBuilder; key: string } {
   const target = targetModel(ctx, rel);
   const join = rel.join;
-  if (join.kind === 'through' && join.targetColumn === target.key && !isScoped(ctx, target)) {
+  if (join.kind === 'through' && join.targetColumn === target.key) {
     const j = ctx.aliases.next();
+    const key = `${j}.${join.through.targetColumn}`;
     const qb = ctx.knex
       .from({ [j]: join.through.table })
       .whereRaw('?? = ??', [`${j}.${join.through.ownColumn}`, `${ownerAlias}.${join.ownColumn}`]);
-    return { qb, key: `${j}.${join.through.targetColumn}` };
+    if (isScoped(ctx, target)) qb.whereRaw('?', [readableKey(ctx, target, key)]);
+    return { qb, key };
   }
   const { qb, alias } = correlatedTarget(ctx, rel, ownerAlias);
   return { qb, key: `${alias}.${target.key}` };
+}
+
+/**
+ * Whether the row of `model` whose key `keyRef` holds is in the caller's read scope: an EXISTS probing the
+ * key, run for each key (Dialect.probeEachRow). A join of the target table instead let PostgreSQL hash the
+ * few join rows of an owner and scan the whole target for them, once per owner.
+ */
+export function readableKey(ctx: CompileContext, model: ModelSchema, keyRef: string): Knex.Raw {
+  const { knex, dialect } = ctx;
+  const t = ctx.aliases.next();
+  const probe = tableSource(ctx, model, t)
+    .select(knex.raw('1'))
+    .whereRaw('?? = ??', [`${t}.${model.key}`, keyRef]);
+  return knex.raw('exists ?', [dialect.probeEachRow ? dialect.probeEachRow(knex, probe) : probe]);
 }
 
 /**

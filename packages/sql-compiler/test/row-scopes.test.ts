@@ -49,6 +49,18 @@ const related = (owner: string, ownerId: number, relation: string): Scope => ({
 });
 const ids = (rows: readonly ResourceRow[]) => rows.map((r) => r.values.id);
 const linkage = (rows: readonly ResourceRow[]) => rows.map((r) => Object.fromEntries(r.linkage));
+/** A node of PostgreSQL's EXPLAIN (FORMAT JSON). */
+interface PlanNode {
+  readonly 'Node Type': string;
+  readonly 'Relation Name'?: string;
+  readonly 'Parent Relationship'?: string;
+  readonly Plans?: readonly PlanNode[];
+}
+/** The nodes of a plan that read `table`. */
+const scansOf = (node: PlanNode, table: string): PlanNode[] => [
+  ...(node['Relation Name'] === table ? [node] : []),
+  ...(node.Plans ?? []).flatMap((child) => scansOf(child, table)),
+];
 /** The SQL of every statement of a plan, for what a scoped text must hold. */
 const texts = (statements: readonly Statement<unknown>[]) => statements.map((s) => s.sql).join('\n');
 
@@ -303,6 +315,26 @@ for (const name of TESTED_DIALECTS) {
         const tag = await run(scoped.row(model('tag'), 1, showing('tag')));
         expect(Object.fromEntries(tag!.linkage)).to.deep.equal({ articles: ['1'] });
       });
+
+      // PostgreSQL alone flattens the probe into a join of the whole target table (Dialect.probeEachRow).
+      if (name === 'postgres')
+        it("linkage through a join table probes each linked target's key: no join reads the target table", async () => {
+          const { knex } = database;
+          const statement = scoped.row(model('article'), 1, showing('article'));
+          const plan = await knex.transaction(async (trx) => {
+            await trx.raw('set local plan_cache_mode = force_generic_plan');
+            await trx.raw(`prepare probe as ${statement.sql}`);
+            // EXPLAIN EXECUTE takes no parameters: the values as literals (numbers and texts without quotes).
+            const values = statement.bindings.map((b) => `'${String(b)}'`).join(', ');
+            const explained = await trx.raw(`explain (format json, costs off) execute probe(${values})`);
+            await trx.raw('deallocate probe');
+            return explained.rows[0]['QUERY PLAN'][0].Plan as PlanNode;
+          });
+          const reads = scansOf(plan, 'rs_tag');
+          expect(reads).to.have.length.greaterThan(0);
+          // Each read of the target is a subquery's own node, run per join row, never a join's input.
+          for (const node of reads) expect(node['Parent Relationship']).to.equal('SubPlan');
+        });
 
       it('related(): linkage and full targets of many owners, through every join kind', async () => {
         const keysOf = async (collectionName: string, rel: string, owners: number[], relations?: Relations) =>

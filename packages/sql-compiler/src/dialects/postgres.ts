@@ -312,6 +312,9 @@ export const postgres: Dialect = {
     return knex.raw('array(?)', [from.select(knex.raw('cast(?? as text)', [key])).orderBy(key)]);
   },
   decodeKeyList: (raw) => raw as string[],
+  // OFFSET 0 is PostgreSQL's fence: a subquery with an offset is neither pulled up nor turned into a join.
+  // knex omits a number 0, and takes a raw one (typed as a number only).
+  probeEachRow: (knex, subquery) => subquery.offset(knex.raw('0') as unknown as number),
   ddlType: (type) => DDL[type],
   misconfiguration(error) {
     // 42P05: the name exists on this server connection already; 26000: it was prepared on another one.
