@@ -70,7 +70,12 @@ async function compare(
 ) {
   const runs = new Map(scenarios.map((s) => [s.name, { target: [] as RunResult[], baseline: [] as RunResult[] }]));
   for (let round = 0; round < o.rounds; round++) {
-    const settings: LoadSettings = { duration: o.duration, connections: o.connections, salt: round };
+    const settings: LoadSettings = {
+      duration: o.duration,
+      connections: o.connections,
+      salt: round,
+      databaseProcesses: o.db !== 'sqlite',
+    };
     for (const s of scenarios) {
       const order = round % 2 === 0 ? [target, baseline] : [baseline, target];
       for (const server of order) {
@@ -80,7 +85,7 @@ async function compare(
         if (s.writes) await reset();
         runs.get(s.name)![server === target ? 'target' : 'baseline'].push(r);
         log(
-          `  round ${round + 1} ${s.name.padEnd(10)} ${server.name.padEnd(8)} ${Math.round(r.rps)} rps, p50 ${r.p50} ms, p99 ${r.p99} ms, load ${r.load1}${r.failures ? `, ${r.failures} failed` : ''}`,
+          `  round ${round + 1} ${s.name.padEnd(10)} ${server.name.padEnd(8)} ${Math.round(r.rps)} rps, p50 ${r.p50} ms, p99 ${r.p99} ms, CPU per request: server ${r.serverCpuMs} ms${r.databaseCpuMs === undefined ? '' : `, database ${r.databaseCpuMs} ms`}, load ${r.load1}${r.failures ? `, ${r.failures} failed` : ''}`,
         );
       }
     }

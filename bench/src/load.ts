@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { loadavg } from 'node:os';
-import { residentBytes, type ServerProcess } from './processes.js';
+import { cpuMs, databasePids, residentBytes, type ServerProcess } from './processes.js';
 import { headersOf, type Scenario } from './scenarios.js';
 
 export interface RunResult {
@@ -15,6 +15,13 @@ export interface RunResult {
   readonly peakRss: number;
   /** The machine's 1-minute load average at the end of the run. */
   readonly load1: number;
+  /** CPU time of the server's processes per request answered, milliseconds. */
+  readonly serverCpuMs: number;
+  /**
+   * CPU time of the database's processes per request, milliseconds: what the statements cost it. Undefined on
+   * SQLite, which runs inside the server.
+   */
+  readonly databaseCpuMs?: number;
 }
 
 export interface LoadSettings {
@@ -22,6 +29,8 @@ export interface LoadSettings {
   readonly connections: number;
   /** Picks the sequence of requests (`Scenario.request(i, salt)`): the same for both servers of a round. */
   readonly salt?: number;
+  /** Whether the database runs in processes of its own (PostgreSQL, MariaDB), whose CPU time the run counts. */
+  readonly databaseProcesses?: boolean;
 }
 
 /**
@@ -37,6 +46,10 @@ export async function loadRun(server: ServerProcess, s: Scenario, settings: Load
   };
   sample();
   const sampler = setInterval(sample, 100);
+  // Only the server and the database are counted: autocannon, in this process, is the same for both servers.
+  const db = settings.databaseProcesses ? databasePids() : [];
+  const serverBefore = cpuMs(server.serverPids());
+  const dbBefore = cpuMs(db);
   const salt = settings.salt ?? 0;
   let sent = 0;
   try {
@@ -64,7 +77,11 @@ export async function loadRun(server: ServerProcess, s: Scenario, settings: Load
     } as autocannon.Options);
     const byStatus = result.statusCodeStats as unknown as Record<string, { count: number }> | undefined;
     const good = byStatus?.[String(s.status)]?.count ?? (s.status < 300 ? result['2xx'] : 0);
+    const answered = Math.max(1, result.requests.total);
+    const perRequest = (ms: number) => Math.round((ms / answered) * 1000) / 1000;
     return {
+      serverCpuMs: perRequest(cpuMs(server.serverPids()) - serverBefore),
+      ...(settings.databaseProcesses ? { databaseCpuMs: perRequest(cpuMs(db) - dbBefore) } : {}),
       rps: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
@@ -90,6 +107,9 @@ export interface Summary {
   readonly p99: number;
   readonly failures: number;
   readonly peakRss: number;
+  /** Medians of the runs' CPU time per request (RunResult). */
+  readonly serverCpuMs: number;
+  readonly databaseCpuMs?: number;
   readonly runs: readonly RunResult[];
 }
 
@@ -101,6 +121,10 @@ export function summarise(runs: readonly RunResult[]): Summary {
     p99: median(runs.map((r) => r.p99)),
     failures: runs.reduce((n, r) => n + r.failures, 0),
     peakRss: Math.max(...runs.map((r) => r.peakRss)),
+    serverCpuMs: median(runs.map((r) => r.serverCpuMs)),
+    ...(runs.every((r) => r.databaseCpuMs !== undefined)
+      ? { databaseCpuMs: median(runs.map((r) => r.databaseCpuMs!)) }
+      : {}),
     runs,
   };
 }

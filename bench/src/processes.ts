@@ -50,6 +50,44 @@ export function residentBytes(pid: number): number {
   }
 }
 
+/** Clock ticks per second of /proc's CPU times (USER_HZ): 100 on every Linux this bench runs on. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time the processes have used so far, user and system, in milliseconds (/proc/<pid>/stat); a process
+ * that is gone counts 0. Read before and after a run, it tells what the run cost each process.
+ */
+export function cpuMs(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // The command name in parentheses may hold spaces: fields are counted after its closing parenthesis.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      /* gone */
+    }
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** Programs that are a database server: PostgreSQL's processes, MariaDB's or MySQL's. */
+const DATABASE_PROGRAMS: ReadonlySet<string> = new Set(['postgres', 'mariadbd', 'mysqld']);
+
+/**
+ * Every process of the database servers on this machine (PostgreSQL's backends, its background writers,
+ * MariaDB): what the statements of a run cost the database. None for SQLite, which runs in the server.
+ */
+export function databasePids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (Number.isInteger(pid) && DATABASE_PROGRAMS.has(command(pid))) pids.push(pid);
+  }
+  return pids;
+}
+
 export interface StartOptions {
   readonly name: string;
   readonly command: string;

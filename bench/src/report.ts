@@ -90,6 +90,21 @@ export function formatReport(r: BenchReport): string {
       `${s.name.padEnd(26)}${pad(round(s.target.rps, 0), 11)}${pad(s.target.p50, 7)}${pad(s.target.p99, 7)}${pad(round(s.baseline.rps, 0), 10)}${pad(s.baseline.p50, 7)}${pad(s.baseline.p99, 7)}${pad(s.ratio.rps, 8)}${pad(s.ratio.p99, 8)}`,
     );
   }
+  lines.push(
+    '',
+    'CPU time per request, ms (medians of the rounds; the database: all its processes, on PostgreSQL and MariaDB):',
+    `${'scenario'.padEnd(26)}${pad('server', 9)}${pad('database', 10)}${pad('base server', 13)}${pad('base db', 9)}${pad('db ×', 7)}`,
+  );
+  for (const s of r.scenarios) {
+    const db = (x: Summary) => (x.databaseCpuMs === undefined ? '-' : x.databaseCpuMs);
+    const times =
+      s.target.databaseCpuMs !== undefined && s.baseline.databaseCpuMs
+        ? round(s.target.databaseCpuMs / s.baseline.databaseCpuMs)
+        : '-';
+    lines.push(
+      `${s.name.padEnd(26)}${pad(s.target.serverCpuMs, 9)}${pad(db(s.target), 10)}${pad(s.baseline.serverCpuMs, 13)}${pad(db(s.baseline), 9)}${pad(times, 7)}`,
+    );
+  }
   lines.push('', `peak resident memory under load: target ${r.targetPeakRssMB} MB, baseline ${r.baselinePeakRssMB} MB`);
   if (r.scaling?.length) {
     lines.push('', `target scaling, 1 → ${r.scaling[0]!.workers} workers (rps):`);
