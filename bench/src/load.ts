@@ -101,6 +101,9 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** Milliseconds to the microsecond: a median of an even count is a mean, whose float digits say nothing. */
+const microseconds = (ms: number) => Math.round(ms * 1000) / 1000;
+
 export interface Summary {
   readonly rps: number;
   readonly p50: number;
@@ -121,9 +124,9 @@ export function summarise(runs: readonly RunResult[]): Summary {
     p99: median(runs.map((r) => r.p99)),
     failures: runs.reduce((n, r) => n + r.failures, 0),
     peakRss: Math.max(...runs.map((r) => r.peakRss)),
-    serverCpuMs: median(runs.map((r) => r.serverCpuMs)),
+    serverCpuMs: microseconds(median(runs.map((r) => r.serverCpuMs))),
     ...(runs.every((r) => r.databaseCpuMs !== undefined)
-      ? { databaseCpuMs: median(runs.map((r) => r.databaseCpuMs!)) }
+      ? { databaseCpuMs: microseconds(median(runs.map((r) => r.databaseCpuMs!))) }
       : {}),
     runs,
   };
