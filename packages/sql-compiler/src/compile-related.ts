@@ -6,10 +6,10 @@ import { keyOfRow, keyRefs } from './key-columns.js';
 import { resourceRowDecoder, type ResourceRow } from './resource-row.js';
 import type { Row } from './row-decoder.js';
 import { shapesOf, type ShapeCaches } from './shape-cache.js';
-import { NO_RELATIONS, readableKey, rowLinkage, type Relations } from './row-linkage.js';
+import { joinTableKeys, NO_RELATIONS, rowLinkage, type Relations } from './row-linkage.js';
 import { selectColumns } from './select-columns.js';
 import { statementOf, type RowsStatement } from './statement.js';
-import { isScoped, tableSource } from './table-source.js';
+import { tableSource } from './table-source.js';
 import { keptScoped, type Traced } from './scope-trace.js';
 import { ownerJoinColumn, plainBindings } from './plain-binding.js';
 
@@ -88,10 +88,9 @@ function buildRelated(
   if (join.kind === 'through' && !relations && join.targetColumn === target.key) {
     // Linkage only: the join table holds the keys (linkedKeys says why the target table is not read, and
     // how a scoped one is).
-    qb = knex.from({ [t]: join.through.table });
+    qb = joinTableKeys(ctx, target, join.through, t);
     ownerRef = `${t}.${join.through.ownColumn}`;
     keyRef = `${t}.${join.through.targetColumn}`;
-    if (isScoped(ctx, target)) qb.whereRaw('?', [readableKey(ctx, target, keyRef)]);
   } else if (join.kind === 'through') {
     const j = ctx.aliases.next();
     qb = tableSource(ctx, target, t).join(

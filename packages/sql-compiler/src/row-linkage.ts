@@ -1,4 +1,4 @@
-import type { ModelSchema, RelationshipSchema } from '@colapi/schema';
+import type { JoinPath, ModelSchema, RelationshipSchema } from '@colapi/schema';
 import type { Linkage } from '@colapi/query-ast';
 import type { Knex } from 'knex';
 import { Aliases } from './aliases.js';
@@ -131,15 +131,33 @@ export function linkedKeys(
   const join = rel.join;
   if (join.kind === 'through' && join.targetColumn === target.key) {
     const j = ctx.aliases.next();
-    const key = `${j}.${join.through.targetColumn}`;
-    const qb = ctx.knex
-      .from({ [j]: join.through.table })
-      .whereRaw('?? = ??', [`${j}.${join.through.ownColumn}`, `${ownerAlias}.${join.ownColumn}`]);
-    if (isScoped(ctx, target)) qb.whereRaw('?', [readableKey(ctx, target, key)]);
-    return { qb, key };
+    const qb = joinTableKeys(ctx, target, join.through, j).whereRaw('?? = ??', [
+      `${j}.${join.through.ownColumn}`,
+      `${ownerAlias}.${join.ownColumn}`,
+    ]);
+    return { qb, key: `${j}.${join.through.targetColumn}` };
   }
   const { qb, alias } = correlatedTarget(ctx, rel, ownerAlias);
   return { qb, key: `${alias}.${target.key}` };
+}
+
+type ThroughJoin = Extract<JoinPath, { readonly kind: 'through' }>;
+
+/**
+ * The rows of a join table whose target column holds the keys of `target`, named `alias`: under row scopes
+ * on the target only those whose target row the caller may read (readableKey), so that no key of a hidden
+ * row is linked. The one place both linkage reads through a join table (linkedKeys, and a related read of
+ * linkage alone) take their rows from.
+ */
+export function joinTableKeys(
+  ctx: CompileContext,
+  target: ModelSchema,
+  through: ThroughJoin['through'],
+  alias: string,
+): Knex.QueryBuilder {
+  const qb = ctx.knex.from({ [alias]: through.table });
+  if (isScoped(ctx, target)) qb.whereRaw('?', [readableKey(ctx, target, `${alias}.${through.targetColumn}`)]);
+  return qb;
 }
 
 /**
@@ -147,7 +165,7 @@ export function linkedKeys(
  * key, run for each key (Dialect.probeEachRow). A join of the target table instead let PostgreSQL hash the
  * few join rows of an owner and scan the whole target for them, once per owner.
  */
-export function readableKey(ctx: CompileContext, model: ModelSchema, keyRef: string): Knex.Raw {
+function readableKey(ctx: CompileContext, model: ModelSchema, keyRef: string): Knex.Raw {
   const { knex, dialect } = ctx;
   const t = ctx.aliases.next();
   const probe = tableSource(ctx, model, t)

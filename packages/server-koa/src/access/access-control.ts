@@ -137,7 +137,6 @@ export class AccessControl {
     return this.#anonymous;
   }
 
-  /** What the caller's role sees. */
   /**
    * The executor of the caller's requests: its statements compiled with its row scopes, its collections its
    * role's view, its writes under its rules. Made once per caller and kept with it, but in native mode, where
@@ -153,6 +152,7 @@ export class AccessControl {
     return run;
   }
 
+  /** What the caller's role sees. */
   view(caller: Caller): RoleView {
     return this.#views.get(caller.identity.role)!;
   }
