@@ -93,16 +93,15 @@ export function formatReport(r: BenchReport): string {
   lines.push(
     '',
     'CPU time per request, ms (medians of the rounds; the database: all its processes, on PostgreSQL and MariaDB):',
-    `${'scenario'.padEnd(26)}${pad('server', 9)}${pad('database', 10)}${pad('base server', 13)}${pad('base db', 9)}${pad('db ×', 7)}`,
+    `${'scenario'.padEnd(26)}${pad('server', 9)}${pad('database', 10)}${pad('base server', 13)}${pad('base db', 9)}${pad('server ×', 10)}${pad('db ×', 7)}`,
   );
   for (const s of r.scenarios) {
     const db = (x: Summary) => (x.databaseCpuMs === undefined ? '-' : x.databaseCpuMs);
-    const times =
-      s.target.databaseCpuMs !== undefined && s.baseline.databaseCpuMs
-        ? round(s.target.databaseCpuMs / s.baseline.databaseCpuMs)
-        : '-';
+    const times = (t: number | undefined, b: number | undefined) => (t !== undefined && b ? round(t / b) : '-');
+    const server = times(s.target.serverCpuMs, s.baseline.serverCpuMs);
+    const database = times(s.target.databaseCpuMs, s.baseline.databaseCpuMs);
     lines.push(
-      `${s.name.padEnd(26)}${pad(s.target.serverCpuMs, 9)}${pad(db(s.target), 10)}${pad(s.baseline.serverCpuMs, 13)}${pad(db(s.baseline), 9)}${pad(times, 7)}`,
+      `${s.name.padEnd(26)}${pad(s.target.serverCpuMs, 9)}${pad(db(s.target), 10)}${pad(s.baseline.serverCpuMs, 13)}${pad(db(s.baseline), 9)}${pad(server, 10)}${pad(database, 7)}`,
     );
   }
   lines.push('', `peak resident memory under load: target ${r.targetPeakRssMB} MB, baseline ${r.baselinePeakRssMB} MB`);
