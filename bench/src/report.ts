@@ -95,9 +95,9 @@ export function formatReport(r: BenchReport): string {
     'CPU time per request, ms (medians of the rounds; the database: all its processes, on PostgreSQL and MariaDB):',
     `${'scenario'.padEnd(26)}${pad('server', 9)}${pad('database', 10)}${pad('base server', 13)}${pad('base db', 9)}${pad('server ×', 10)}${pad('db ×', 7)}`,
   );
+  const db = (x: Summary) => (x.databaseCpuMs === undefined ? '-' : x.databaseCpuMs);
+  const times = (t: number | undefined, b: number | undefined) => (t !== undefined && b ? round(t / b) : '-');
   for (const s of r.scenarios) {
-    const db = (x: Summary) => (x.databaseCpuMs === undefined ? '-' : x.databaseCpuMs);
-    const times = (t: number | undefined, b: number | undefined) => (t !== undefined && b ? round(t / b) : '-');
     const server = times(s.target.serverCpuMs, s.baseline.serverCpuMs);
     const database = times(s.target.databaseCpuMs, s.baseline.databaseCpuMs);
     lines.push(
