@@ -35,12 +35,18 @@ async function insertTable(db: Database, table: BenchTable, sizes: Sizes): Promi
   });
 }
 
-/** Fresh statistics, so the planners see the real sizes (and `total: estimated` has numbers). */
+/**
+ * Fresh statistics, so the planners see the real sizes (and `total: estimated` has numbers). On PostgreSQL a
+ * vacuum too, as autovacuum would soon after a bulk load in production (it is off on this machine): until
+ * the pages are marked all-visible, every scan checks each row's visibility, and a count of 50,000 articles
+ * took 2.74 ms instead of 2.2 ms, for both servers alike.
+ */
 async function analyze(db: Database): Promise<void> {
   const { knex, dialect } = db;
   if (dialect.name === 'mysql') {
     for (const t of [...ORDER, 'task']) await knex.raw('analyze table ??', [t]);
-  } else await knex.raw('analyze');
+  } else if (dialect.name === 'postgres') await knex.raw('vacuum (analyze)');
+  else await knex.raw('analyze');
 }
 
 /**

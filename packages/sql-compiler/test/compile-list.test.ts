@@ -283,6 +283,48 @@ eachDialect('compileList', (t) => {
     expect(await runList(knex, dialect, read(99, 1))).to.deep.equal({ rows: [], total: 0, ownerExists: false });
   });
 
+  it("a filtered shape is kept per its filter's text and bound again with the next filter's values", async () => {
+    const read = (filter: Filter, offset = 0) =>
+      t().compiler.list({
+        collection: collection('article'),
+        query: query({ filter, paging: { offset, limit: 10 } }),
+        relations: showing('article'),
+        total: 'exact',
+      });
+    const titled = (pattern: string, authors: number[]): Filter => ({
+      kind: 'and',
+      filters: [
+        { kind: 'compare', field: field('title'), op: 'like', value: pattern },
+        {
+          kind: 'relation',
+          relation: 'author',
+          op: 'has',
+          filter: { kind: 'compare', field: field('id'), op: 'in', value: authors },
+        },
+      ],
+    });
+    const { knex, dialect } = t().database;
+    const first = read(titled('%o%', [1, 2]));
+    const second = read(titled('B%', [2, 3]));
+    // One text, built once: the like pattern (rewritten on its way to a binding) and the list are bound anew.
+    expect(second.statements[0]!.sql).to.equal(first.statements[0]!.sql);
+    expect(second.statements[0]!.bindings).to.not.deep.equal(first.statements[0]!.bindings);
+    // The very statement kept: its decoder is the same function.
+    expect(second.statements[0]!.decode).to.equal(first.statements[0]!.decode);
+    const answer = await runList(knex, dialect, first);
+    expect({ ids: ids(answer), total: answer.total }).to.deep.equal({ ids: [1, 3], total: 2 });
+    const again = await runList(knex, dialect, second);
+    expect({ ids: ids(again), total: again.total }).to.deep.equal({ ids: [3], total: 1 });
+    // Another number of values is another text; the kept one is untouched by it.
+    const longer = read(titled('%', [1, 2, 3]));
+    expect(longer.statements[0]!.sql).to.not.equal(first.statements[0]!.sql);
+    expect(ids(await runList(knex, dialect, longer))).to.deep.equal([1, 2, 3]);
+    expect(ids(await runList(knex, dialect, read(titled('%o%', [1]))))).to.deep.equal([1]);
+    // A page past the first is a shape of its own, bound with its offset and the filter's values.
+    const past = await runList(knex, dialect, read(titled('%', [1, 2]), 1));
+    expect({ ids: ids(past), total: past.total }).to.deep.equal({ ids: [2, 3], total: 3 });
+  });
+
   it('a related collection joined on a column other than the owner key, and one through a join table', async () => {
     const edited = t().compiler.list({
       collection: collection('article'),

@@ -661,6 +661,43 @@ for (const name of TESTED_DIALECTS) {
         expect(await rows(2)).to.deep.equal({ list: [4, 5], row: 4, related: ['2'] });
       });
 
+      it("a filtered read is kept per the filter's text and the scopes' key, and reads through a relation in scope", async () => {
+        const member = (t: number) => plain.scoped({ key: 'member', read: () => tenant(t) });
+        // Articles whose author's name matches: the author is read in the caller's scope (Bob is tenant 2's).
+        const byAuthor = (pattern: string) => ({
+          collection: collection('article'),
+          query: query({
+            filter: {
+              kind: 'relation',
+              relation: 'author',
+              op: 'has',
+              filter: { kind: 'compare', field: field('name'), op: 'like', value: pattern },
+            },
+            paging: { offset: 0, limit: 10 },
+          }),
+          relations: showing('article'),
+          total: 'exact' as const,
+        });
+        const first = member(1).list(byAuthor('%o%')).statements;
+        for (const again of [member(2).list(byAuthor('%o%')).statements, member(1).list(byAuthor('%l%')).statements]) {
+          expect(texts(again)).to.equal(texts(first));
+          // The very statement kept (its decoder is the same function), with other values.
+          expect(again.map((s) => s.decode)).to.deep.equal(first.map((s) => s.decode));
+          expect(again.map((s) => s.bindings)).to.not.deep.equal(first.map((s) => s.bindings));
+        }
+        const read = async (compiler: SqlCompiler, pattern: string) => {
+          const answer = await list(compiler, byAuthor(pattern));
+          return { ids: ids(answer.rows), total: answer.total };
+        };
+        expect(await read(member(1), '%o%')).to.deep.equal({ ids: [2], total: 1 });
+        expect(await read(member(2), '%o%')).to.deep.equal({ ids: [5], total: 1 });
+        expect(await read(member(1), '%l%')).to.deep.equal({ ids: [1, 2], total: 2 });
+        // Unscoped, the same filter's text is another statement, kept apart: every author is read.
+        expect(texts(plain.list(byAuthor('%o%')).statements)).to.not.equal(texts(first));
+        expect(await read(plain, '%o%')).to.deep.equal({ ids: [2, 3, 5], total: 3 });
+        expect(await read(member(1), '%o%')).to.deep.equal({ ids: [2], total: 1 });
+      });
+
       it('under one key, a scope of another text (a claim missing, another rule) is never served a kept statement', async () => {
         const member = (read: (m: { name: string }) => Filter) => plain.scoped({ key: 'member', read });
         const request = { collection: collection('article'), query: query({}), total: 'exact' as const };
