@@ -5,6 +5,7 @@ import { compileFilter } from './compile-filter.js';
 import { compiledFragment, compiledText } from './compiled-fragment.js';
 import type { Dialect, Executed } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
+import { filterText, keptFiltered, markFilter, type FilterMarks } from './filter-text.js';
 import { keptScoped, type Traced } from './scope-trace.js';
 import type { ShapeCaches } from './shape-cache.js';
 import { plannedEach, statementOf, type Statement } from './statement.js';
@@ -17,6 +18,9 @@ const SQL: Readonly<Record<string, string>> = { avg: 'avg', sum: 'sum', count: '
 const SELECT_LISTS_PER_MODEL = 200;
 /** Unfiltered evaluations under row scopes, kept per function list and scopes' key (ScopeTrace). */
 const keptScopedAggregates: ShapeCaches<Traced<Statement<unknown[]>>> = new WeakMap();
+/** Filtered evaluations, kept per function list and the filter's text (FilterText); under scopes, apart, per the scopes' key too. */
+const keptFilteredAggregates: ShapeCaches<Traced<Statement<unknown[]>>> = new WeakMap();
+const keptScopedFilteredAggregates: ShapeCaches<Traced<Statement<unknown[]>>> = new WeakMap();
 
 /** The select list of an evaluation, compiled once per dialect, model and function list. */
 function selectList(
@@ -50,10 +54,14 @@ function aggregateQuery(
   model: ModelSchema,
   functions: readonly FunctionCall[],
   filter?: Filter,
+  marks?: FilterMarks,
 ): Knex.QueryBuilder {
   const t = ctx.aliases.next();
   const qb = tableSource(ctx, model, t).select(selectList(ctx, model, t, functions));
-  if (filter) qb.whereRaw('?', [compileFilter(ctx, model, t, filter)]);
+  if (filter) {
+    const raw = compileFilter(ctx, model, t, filter);
+    qb.whereRaw('?', [marks ? markFilter(ctx, raw, marks) : raw]);
+  }
   return qb;
 }
 
@@ -61,9 +69,10 @@ function aggregateQuery(
  * An evaluation: the whitelisted functions over the rows the filter matches, answered as JSON values. An
  * aggregate is one row by nature: no `limit ?`, so an unfiltered one binds nothing at all, and its text,
  * which depends only on the model and the function list, is compiled once per shape (within the same bound
- * as the select lists). Under row scopes it runs over the rows the caller may read, planned for the scopes'
- * values at each run (`planEach`); an unfiltered one is then kept per shape and scopes' key, binding those
- * values (ScopeTrace), a filtered one built each time.
+ * as the select lists). A filtered one is kept per function list and the text of its filter compiled alone,
+ * binding the values that compile gives (FilterText). Under row scopes it runs over the rows the caller may
+ * read, planned for the scopes' values at each run (`planEach`), and is kept per the scopes' key too,
+ * binding their values (ScopeTrace).
  */
 export function compileAggregate(
   ctx: CompileContext,
@@ -72,11 +81,20 @@ export function compileAggregate(
   filter?: Filter,
 ): Statement<unknown[]> {
   const decode = ({ rows }: Executed) => decodeAggregates(ctx.dialect, model, functions, rows[0] ?? {});
-  if (filter) {
-    const statement = statementOf(aggregateQuery(ctx, model, functions, filter), decode);
-    return ctx.scopes ? plannedEach(statement) : statement;
-  }
   const key = `aggregate statement ${functions.map((f) => `${f.name}(${f.column})`).join(' ')}`;
+  if (filter) {
+    const alone = filterText(ctx, model, filter);
+    const shape = `${key}\u0001${alone.text}`;
+    const build = (c: CompileContext, marks?: FilterMarks) =>
+      statementOf(aggregateQuery(c, model, functions, filter, marks), decode);
+    if (!ctx.scopes)
+      return keptFiltered(ctx, keptFilteredAggregates, model, shape, SELECT_LISTS_PER_MODEL, alone, build);
+    // Marked only in the build that is kept (traced); one built for a scope without key binds its values.
+    const marks = (c: CompileContext) => (c.trace ? { count: alone.values.length, untraceable: false } : undefined);
+    return keptScoped(ctx, keptScopedFilteredAggregates, model, shape, SELECT_LISTS_PER_MODEL, alone.values, (c) =>
+      plannedEach(build(c, marks(c))),
+    );
+  }
   if (ctx.scopes)
     return keptScoped(ctx, keptScopedAggregates, model, key, SELECT_LISTS_PER_MODEL, [], (c) =>
       plannedEach(statementOf(aggregateQuery(c, model, functions), decode)),

@@ -12,8 +12,8 @@ import { shapesOf, type ShapeCaches } from './shape-cache.js';
 import { selectColumns } from './select-columns.js';
 import { mapStatement, statementOf, type Statement } from './statement.js';
 import { isScoped, tableSource } from './table-source.js';
-import { bindTraced, ScopeTrace, ScopeValue, type ScopeRef, type Slot } from './scope-trace.js';
-import { FilterValue, filterText, markFilter, type FilterMarks } from './filter-text.js';
+import { bindTraced, FilterValue, ScopeTrace, ScopeValue, type ScopeRef, type Slot } from './scope-trace.js';
+import { filterText, markFilter, type FilterMarks } from './filter-text.js';
 
 /** A read of a collection: its rows, what it shows of their relationships, where it starts, how it counts. */
 export interface ListRequest {

@@ -4,7 +4,9 @@ import type { Knex } from 'knex';
 import { Aliases } from './aliases.js';
 import { compileFilter } from './compile-filter.js';
 import type { CompileContext } from './field-expression.js';
-import { placeholders } from './scope-trace.js';
+import { bindTraced, FilterValue, placeholders, type Slot, type Traced } from './scope-trace.js';
+import { shapesOf, type ShapeCaches } from './shape-cache.js';
+import type { Statement } from './statement.js';
 
 /**
  * A request's filter compiled alone, with fixed aliases: its text names the filter's shape (fields,
@@ -26,11 +28,6 @@ export function filterText(ctx: CompileContext, model: ModelSchema, filter: Filt
   return { text: sql, values: bindings };
 }
 
-/** A binding of a statement built to be kept that stands for the `ordinal`th value of the request's filter. */
-export class FilterValue {
-  constructor(readonly ordinal: number) {}
-}
-
 /**
  * A filter compiled inside a statement being built to be kept, its values replaced by markers (FilterValue).
  * `marks.untraceable` is set, and the filter left as it is, when its bindings cannot be told apart from its
@@ -50,4 +47,30 @@ export interface FilterMarks {
   /** How many values the filter binds, compiled alone. */
   readonly count: number;
   untraceable: boolean;
+}
+
+/**
+ * An unscoped statement with a filter, kept in `caches` per `owner` and `shape` (which ends in the filter's
+ * text) and bound again with each request's filter values. `build` marks the filter's values (markFilter);
+ * a build whose filter cannot be marked is used as it is and not kept, as is any past `limit` shapes.
+ */
+export function keptFiltered<S extends Statement<unknown>>(
+  ctx: CompileContext,
+  caches: ShapeCaches<Traced<S>>,
+  owner: object,
+  shape: string,
+  limit: number,
+  filter: FilterText,
+  build: (ctx: CompileContext, marks: FilterMarks) => S,
+): S {
+  const shapes = shapesOf(caches, ctx.dialect, owner);
+  const entry = shapes.get(shape);
+  if (entry) return bindTraced(ctx, entry, filter.values)!;
+  const marks: FilterMarks = { count: filter.values.length, untraceable: false };
+  const statement = build(ctx, marks);
+  if (marks.untraceable) return statement;
+  const slots = statement.bindings.map((b): Slot => (b instanceof FilterValue ? { own: b.ordinal } : { constant: b }));
+  const traced: Traced<S> = { statement, refs: [], slots };
+  if (shapes.size < limit) shapes.set(shape, traced);
+  return bindTraced(ctx, traced, filter.values)!;
 }

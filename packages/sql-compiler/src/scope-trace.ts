@@ -48,6 +48,14 @@ export class ScopeValue {
   ) {}
 }
 
+/**
+ * A binding of a statement built to be kept that stands for the `ordinal`th value of the request's filter
+ * (filter-text.ts): bound from `own`, the filter's values, wherever such a statement is kept.
+ */
+export class FilterValue {
+  constructor(readonly ordinal: number) {}
+}
+
 /** A scope's filter compiled alone: its text with fixed aliases, and its values in the order they bind. */
 export interface ScopeText {
   readonly text: string;
@@ -115,7 +123,7 @@ export interface Traced<S extends Statement<unknown>> {
 
 /**
  * A statement under scopes whose only bindings besides the scopes' are the request's `own` values, each once
- * and in order (a key, the owners' values): kept in `caches` per `owner`, shape and the scopes' key, and bound
+ * and in order (a key, the owners' values, a filter's values as its FilterValue markers): kept in `caches` per `owner`, shape and the scopes' key, and bound
  * again for the next caller whose scopes have the same texts. Built anew, and not kept, when the scopes have
  * no key, when a build cannot be traced, or past `limit` shapes per owner.
  */
@@ -139,6 +147,7 @@ export function keptScoped<S extends Statement<unknown>>(
   const statement = build({ ...ctx, trace });
   const slots = statement.bindings.map((b): Slot => {
     if (b instanceof ScopeValue) return { scope: b.ref, ordinal: b.ordinal };
+    if (b instanceof FilterValue) return { own: b.ordinal };
     const i = own.indexOf(b);
     return i < 0 ? { constant: b } : { own: i };
   });

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import type { Filter } from '@colapi/query-ast';
+import { runStatement } from '../src/index.js';
 import { eachDialect } from './support/each-dialect.js';
 import { model } from './support/library.js';
 
@@ -57,5 +59,36 @@ eachDialect('compileAggregate', (t) => {
         },
       }),
     ).to.deep.equal([1, 30]);
+  });
+
+  it("a filtered evaluation is kept per its filter's text and bound again with the next filter's values", async () => {
+    const functions = [
+      { name: 'count', column: 'id' },
+      { name: 'sum', column: 'age' },
+    ];
+    const field = (column: string) => ({ relations: [], column });
+    const named = (age: number, names: string[]): Filter => ({
+      kind: 'and',
+      filters: [
+        { kind: 'compare', field: field('age'), op: 'ge', value: age },
+        { kind: 'compare', field: field('name'), op: 'in', value: names },
+      ],
+    });
+    const evaluate = (filter: Filter) => t().compiler.aggregate(model('person'), functions, filter);
+    const first = evaluate(named(26, ['Alice', 'Carol']));
+    const second = evaluate(named(20, ['Bob', 'Carol']));
+    expect(second.sql).to.equal(first.sql);
+    // The very statement kept: its decoder is the same function; the values are the second filter's.
+    expect(second.decode).to.equal(first.decode);
+    expect(second.bindings).to.not.deep.equal(first.bindings);
+    const { knex, dialect } = t().database;
+    const run = (statement: typeof first) => runStatement(knex, dialect, statement);
+    expect(await run(first)).to.deep.equal([1, 30]);
+    expect(await run(second)).to.deep.equal([1, 25]);
+    // A list of another length is another text, and leaves the kept one as it was.
+    const three = evaluate(named(0, ['Alice', 'Bob', 'Carol']));
+    expect(three.sql).to.not.equal(first.sql);
+    expect(await run(three)).to.deep.equal([2, 55]);
+    expect(await run(evaluate(named(0, ['Alice', 'Carol'])))).to.deep.equal([2, 55]);
   });
 });

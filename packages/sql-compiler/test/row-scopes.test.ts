@@ -696,6 +696,20 @@ for (const name of TESTED_DIALECTS) {
         expect(texts(plain.list(byAuthor('%o%')).statements)).to.not.equal(texts(first));
         expect(await read(plain, '%o%')).to.deep.equal({ ids: [2, 3, 5], total: 3 });
         expect(await read(member(1), '%o%')).to.deep.equal({ ids: [2], total: 1 });
+        // An evaluation under the same filter: kept alike, still planned for its values at each run.
+        const fns = [{ name: 'count', column: 'id' }] as const;
+        const count = (compiler: SqlCompiler, pattern: string) =>
+          compiler.aggregate(model('article'), fns, byAuthor(pattern).query.filter);
+        const kept = count(member(1), '%o%');
+        const other = count(member(2), '%o%');
+        expect(other.sql).to.equal(kept.sql);
+        expect(other.decode).to.equal(kept.decode);
+        expect(other.planEach).to.equal(true);
+        expect(await run(kept)).to.deep.equal([1]);
+        expect(await run(other)).to.deep.equal([1]);
+        expect(await run(count(member(1), '%l%'))).to.deep.equal([2]);
+        expect(await run(count(plain, '%o%'))).to.deep.equal([3]);
+        expect(await run(count(member(2), '%l%'))).to.deep.equal([0]);
       });
 
       it('under one key, a scope of another text (a claim missing, another rule) is never served a kept statement', async () => {
