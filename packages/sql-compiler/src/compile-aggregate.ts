@@ -90,10 +90,13 @@ export function compileAggregate(
     if (!ctx.scopes)
       return keptFiltered(ctx, keptFilteredAggregates, model, shape, SELECT_LISTS_PER_MODEL, alone, build);
     // Marked only in the build that is kept (traced); one built for a scope without key binds its values.
-    const marks = (c: CompileContext) => (c.trace ? { count: alone.values.length, untraceable: false } : undefined);
-    return keptScoped(ctx, keptScopedFilteredAggregates, model, shape, SELECT_LISTS_PER_MODEL, alone.values, (c) =>
-      plannedEach(build(c, marks(c))),
-    );
+    // A filter that cannot be marked leaves the build untraceable, so it is used once and not kept.
+    return keptScoped(ctx, keptScopedFilteredAggregates, model, shape, SELECT_LISTS_PER_MODEL, alone.values, (c) => {
+      const marks = c.trace ? { count: alone.values.length, untraceable: false } : undefined;
+      const statement = plannedEach(build(c, marks));
+      if (marks?.untraceable) c.trace!.untraceable = true;
+      return statement;
+    });
   }
   if (ctx.scopes)
     return keptScoped(ctx, keptScopedAggregates, model, key, SELECT_LISTS_PER_MODEL, [], (c) =>
