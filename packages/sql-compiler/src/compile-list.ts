@@ -75,8 +75,10 @@ const STAND_INS: readonly number[] = [STAND_IN.limit, STAND_IN.offset, STAND_IN.
 /** A list plan kept per shape, the scopes it was built under (none outside row scopes), and where each binding of each of its statements comes from. */
 interface Kept {
   readonly refs: readonly ScopeRef[];
+  /** The plan's statements, then its fallback when it has one. */
   readonly statements: readonly Statement<Partial<ListAnswer>>[];
   readonly slots: readonly (readonly Slot[])[];
+  readonly fallback: boolean;
   readonly carried: ReadonlySet<string>;
 }
 
@@ -109,7 +111,7 @@ function shapeOf(request: ListRequest): string {
 }
 
 /**
- * A list read (see buildList for its statement), compiled once per shape: with stand-ins for its page
+ * A list read (see buildList for its statements), compiled once per shape, an estimated total's included: with stand-ins for its page
  * numbers and its owner's key, whose places among the bindings are noted, and then bound again with each
  * request's own. knex builds and compiles a statement for about as much CPU as the rest of a small request.
  * A filter's values may be rewritten on their way to a binding (a like pattern), so a filtered read is kept
@@ -121,10 +123,8 @@ function shapeOf(request: ListRequest): string {
 export function compileList(ctx: CompileContext, request: ListRequest): ListPlan {
   const { query, scope } = request;
   const numericOwner = scope === undefined || typeof scope.ownerKey === 'number';
-  // An estimated total takes statements of its own.
-  const estimated = !query.single && (request.total ?? request.collection.total) === 'estimated';
   const scopesKey = ctx.scopes?.key;
-  if ((ctx.scopes && scopesKey === undefined) || !numericOwner || estimated) return buildList(ctx, request);
+  if ((ctx.scopes && scopesKey === undefined) || !numericOwner) return buildList(ctx, request);
   const filter = query.filter && filterText(ctx, request.collection.model, query.filter);
   const caches = ctx.scopes ? (filter ? keptScopedFiltered : keptScoped) : filter ? keptFiltered : kept;
   const shapes = shapesOf(caches, ctx.dialect, request.collection);
@@ -148,11 +148,14 @@ export function compileList(ctx: CompileContext, request: ListRequest): ListPlan
   const trace = ctx.scopes ? new ScopeTrace() : undefined;
   const marks: FilterMarks | undefined = filter && { count: filter.values.length, untraceable: false };
   const plan = buildList(trace ? { ...ctx, trace } : ctx, standIn, marks);
-  // Each binding is a scope's value, a stand-in, a filter's value or a constant of the shape (no estimate: see above).
+  // Each binding is a scope's value, a stand-in, a filter's value or a constant of the shape (a table's name
+  // in an estimate).
+  const statements = plan.fallback ? [...plan.statements, plan.fallback] : plan.statements;
   const traced: Kept = {
     refs: trace?.refs ?? [],
-    statements: plan.statements,
-    slots: plan.statements.map((statement) =>
+    statements,
+    fallback: plan.fallback !== undefined,
+    slots: statements.map((statement) =>
       statement.bindings.map((b): Slot => {
         if (b instanceof ScopeValue) return { scope: b.ref, ordinal: b.ordinal };
         if (b instanceof FilterValue) return { own: STAND_INS.length + b.ordinal };
@@ -179,7 +182,8 @@ function bindPlan(ctx: CompileContext, entry: Kept, own: readonly unknown[]): Li
     if (!statement) return undefined;
     statements.push(statement);
   }
-  return { statements, carried: entry.carried };
+  const fallback = entry.fallback ? statements.pop() : undefined;
+  return { statements, ...(fallback ? { fallback } : {}), carried: entry.carried };
 }
 
 /**

@@ -437,4 +437,30 @@ eachDialect('compileList', (t) => {
     const { total } = await runList(t().database.knex, t().database.dialect, plan);
     expect(total).to.be.a('number').at.least(0);
   });
+
+  it('an estimated total is kept per shape too: the estimate, the page and the fallback count bound again', async () => {
+    const read = (offset: number) =>
+      t().compiler.list({
+        collection: collection('article'),
+        query: query({ paging: { offset, limit: 2 } }),
+        relations: { shown: [], included: new Set() },
+        total: 'estimated',
+      });
+    const first = read(1);
+    const second = read(2);
+    // The very statements kept (the same decoders), the fallback among them, with the second page's offset.
+    expect(second.statements.map((s) => s.decode)).to.deep.equal(first.statements.map((s) => s.decode));
+    expect(second.fallback?.decode).to.equal(first.fallback?.decode);
+    expect(second.fallback === undefined).to.equal(!t().database.dialect.estimateRows);
+    expect(second.statements[0]!.bindings).to.not.deep.equal(first.statements[0]!.bindings);
+    const { knex, dialect } = t().database;
+    const one = await runList(knex, dialect, first);
+    const two = await runList(knex, dialect, second);
+    expect(ids(one)).to.deep.equal([2, 3]);
+    expect(ids(two)).to.deep.equal([3, 4]);
+    expect(two.total).to.be.a('number').at.least(0);
+    // With the estimate told as missing, the kept fallback counts exactly.
+    if (second.fallback)
+      expect((await runList(knex, dialect, { ...second, statements: [second.statements[0]!] })).total).to.equal(4);
+  });
 });

@@ -350,6 +350,7 @@ const registry = async () => {
     { model: person, options: { name: 'person_cursor', methods: ['GET'], paging: 'cursor' } },
     { model: person, options: { name: 'person_exact', methods: ['GET'], paging: 'cursor', total: 'exact' } },
     { model: person, options: { name: 'person_estimated', methods: ['GET'], paging: 'cursor', total: 'estimated' } },
+    { model: person, options: { name: 'person_estimated_pages', methods: ['GET'], total: 'estimated' } },
   ]);
 };
 
@@ -385,6 +386,17 @@ describeEachDatabase(
       const res = expectCursorPage(await t().http.get('/api/person_estimated?page[size]=4'));
       expect(res.body.meta.page.estimatedTotal.bestGuess).to.be.a('number').and.at.least(0);
       expect(Object.keys(res.body.meta.page)).to.deep.equal(['estimatedTotal']);
+    });
+
+    it('total "estimated" with page numbers: each page its own rows, meta.total a count or the estimate', async () => {
+      // The same shape twice, a page apart: the second is bound from the statements the first kept.
+      const ordered = PERSONS.map((p) => String(p.id)).sort((a, b) => Number(a) - Number(b));
+      for (const n of [1, 2, 1]) {
+        const res = await t().http.get(`/api/person_estimated_pages?page[size]=4&page[number]=${n}`);
+        expect(res.status).to.equal(200);
+        expect(ids(res)).to.deep.equal(ordered.slice((n - 1) * 4, n * 4));
+        expect(res.body.meta.total).to.be.a('number').and.at.least(0);
+      }
     });
 
     it('a cursor signed under another key is refused', async () => {
