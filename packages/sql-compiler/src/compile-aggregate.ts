@@ -1,11 +1,10 @@
 import { sqlColumn, type ModelSchema } from '@colapi/schema';
 import type { Filter, FunctionCall } from '@colapi/query-ast';
 import type { Knex } from 'knex';
-import { compileFilter } from './compile-filter.js';
 import { compiledFragment, compiledText } from './compiled-fragment.js';
 import type { Dialect, Executed } from './dialect.js';
 import type { CompileContext } from './field-expression.js';
-import { filterText, keptFiltered, markFilter, type FilterMarks } from './filter-text.js';
+import { filterCondition, filterText, keptFiltered, type FilterMarks } from './filter-text.js';
 import { keptScoped, type Traced } from './scope-trace.js';
 import type { ShapeCaches } from './shape-cache.js';
 import { plannedEach, statementOf, type Statement } from './statement.js';
@@ -58,10 +57,7 @@ function aggregateQuery(
 ): Knex.QueryBuilder {
   const t = ctx.aliases.next();
   const qb = tableSource(ctx, model, t).select(selectList(ctx, model, t, functions));
-  if (filter) {
-    const raw = compileFilter(ctx, model, t, filter);
-    qb.whereRaw('?', [marks ? markFilter(ctx, raw, marks) : raw]);
-  }
+  if (filter) qb.whereRaw('?', [filterCondition(ctx, model, t, filter, marks)]);
   return qb;
 }
 
@@ -83,18 +79,20 @@ export function compileAggregate(
   const decode = ({ rows }: Executed) => decodeAggregates(ctx.dialect, model, functions, rows[0] ?? {});
   const key = `aggregate statement ${functions.map((f) => `${f.name}(${f.column})`).join(' ')}`;
   if (filter) {
+    // Scopes without a key keep nothing: no text to compile for a key.
+    if (ctx.scopes && ctx.scopes.key === undefined)
+      return plannedEach(statementOf(aggregateQuery(ctx, model, functions, filter), decode));
     const alone = filterText(ctx, model, filter);
     const shape = `${key}\u0001${alone.text}`;
     const build = (c: CompileContext, marks?: FilterMarks) =>
       statementOf(aggregateQuery(c, model, functions, filter, marks), decode);
     if (!ctx.scopes)
       return keptFiltered(ctx, keptFilteredAggregates, model, shape, SELECT_LISTS_PER_MODEL, alone, build);
-    // Marked only in the build that is kept (traced); one built for a scope without key binds its values.
     // A filter that cannot be marked leaves the build untraceable, so it is used once and not kept.
     return keptScoped(ctx, keptScopedFilteredAggregates, model, shape, SELECT_LISTS_PER_MODEL, alone.values, (c) => {
-      const marks = c.trace ? { count: alone.values.length, untraceable: false } : undefined;
+      const marks = { count: alone.values.length, untraceable: false };
       const statement = plannedEach(build(c, marks));
-      if (marks?.untraceable) c.trace!.untraceable = true;
+      if (marks.untraceable) c.trace!.untraceable = true;
       return statement;
     });
   }

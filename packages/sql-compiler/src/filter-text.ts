@@ -28,12 +28,24 @@ export function filterText(ctx: CompileContext, model: ModelSchema, filter: Filt
   return { text: sql, values: bindings };
 }
 
+/** A request's filter on the rows `alias` of `model` as a condition: with its values marked when `marks` is given. */
+export function filterCondition(
+  ctx: CompileContext,
+  model: ModelSchema,
+  alias: string,
+  filter: Filter,
+  marks?: FilterMarks,
+): Knex.Raw {
+  const raw = compileFilter(ctx, model, alias, filter);
+  return marks ? markFilter(ctx, raw, marks) : raw;
+}
+
 /**
  * A filter compiled inside a statement being built to be kept, its values replaced by markers (FilterValue).
  * `marks.untraceable` is set, and the filter left as it is, when its bindings cannot be told apart from its
  * text (a `?` of the text itself) or are not as many as `marks.count`, the filter's own compiled alone.
  */
-export function markFilter(ctx: CompileContext, raw: Knex.Raw, marks: FilterMarks): Knex.Raw {
+function markFilter(ctx: CompileContext, raw: Knex.Raw, marks: FilterMarks): Knex.Raw {
   const { sql, bindings } = raw.toSQL();
   if (placeholders(sql) !== bindings.length || bindings.length !== marks.count) {
     marks.untraceable = true;

@@ -123,9 +123,10 @@ export interface Traced<S extends Statement<unknown>> {
 
 /**
  * A statement under scopes whose only bindings besides the scopes' are the request's `own` values, each once
- * and in order (a key, the owners' values, a filter's values as its FilterValue markers): kept in `caches` per `owner`, shape and the scopes' key, and bound
- * again for the next caller whose scopes have the same texts. Built anew, and not kept, when the scopes have
- * no key, when a build cannot be traced, or past `limit` shapes per owner.
+ * and in order (a key, the owners' values, a filter's values as its FilterValue markers): kept in `caches`
+ * per `owner`, shape and the scopes' key, and bound again for the next caller whose scopes have the same
+ * texts. Built anew, and not kept, when the scopes have no key, when a build cannot be traced, or past
+ * `limit` shapes per owner.
  */
 export function keptScoped<S extends Statement<unknown>>(
   ctx: CompileContext,
