@@ -162,6 +162,7 @@ async function main(): Promise<void> {
       url,
       pool: o.pool,
       ...(o.cpuProf ? { cpuProf: o.cpuProf } : {}),
+      nodeOptions: o.targetNodeOptions,
       ...(o.access ? { env: { BENCH_ACCESS: o.native ? 'native' : '1' } } : {}),
       log,
     });
@@ -225,6 +226,7 @@ async function main(): Promise<void> {
       rounds: o.rounds,
       warmup: o.warmup,
       only: o.only,
+      ...(o.targetNodeOptions.length > 0 ? { targetNodeOptions: o.targetNodeOptions } : {}),
     },
     dataset: sizesAt(1),
     scenarios: results,

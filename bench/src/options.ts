@@ -58,14 +58,21 @@ export interface BenchOptions {
    * is the same for both, a ratio of 1 means the build's ratio to the floor did not move.
    */
   readonly against?: string;
+  /**
+   * Command-line options of node for the target alone (`--target-node-options "--max-semi-space-size=16"`),
+   * split at spaces: how a deployment tunes V8, measured against the same build without them (`--against`
+   * this checkout) or against the floor, which runs with node's defaults.
+   */
+  readonly targetNodeOptions: readonly string[];
 }
 
 const USAGE = `pnpm bench [--db postgres|mysql|sqlite] [--baseline floor|own] [--pool n] [--duration s] [--connections n]
-           [--rounds n] [--warmup s] [--only name,name] [--scale-workers n|0] [--growth [--growth-scale n]] [--deep-page] [--cpu-prof dir] [--out file]
+           [--rounds n] [--warmup s] [--only name,name] [--scale-workers n|0] [--growth [--growth-scale n]] [--deep-page] [--cpu-prof dir]
+           [--target-node-options "flags"] [--out file]
        pnpm bench --access [--native] [--db postgres|mysql|sqlite] [--rounds n] [--duration s] [--only name,name] [--out file]
        pnpm bench --topology [--workers n] [--primary-url url] [--pooler-url url|none] [--replica-urls url,url|none]
            [--duration s] [--connections n] [--rounds n] [--warmup s] [--only name,name] [--out file]
-       pnpm bench --against <checkout> [--db postgres|mysql] [--rounds n] [--duration s] [--only name,name] [--out file]`;
+       pnpm bench --against <checkout> [--db postgres|mysql] [--rounds n] [--duration s] [--only name,name] [--target-node-options "flags"] [--out file]`;
 
 /** Parses the command line; throws with the usage on anything unknown. */
 export function parseOptions(argv: readonly string[]): BenchOptions {
@@ -93,6 +100,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     access: false,
     native: false,
     against: undefined as string | undefined,
+    targetNodeOptions: [] as string[],
   };
   const number = (name: string, v: string | undefined, min: number) => {
     const n = Number(v);
@@ -131,6 +139,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     else if (a === '--access') o.access = true;
     else if (a === '--native') o.native = true;
     else if (a === '--against') o.against = value();
+    else if (a === '--target-node-options') o.targetNodeOptions = value().split(' ').filter(Boolean);
     else if (a === '--primary-url') o.primaryUrl = value();
     else if (a === '--pooler-url') o.poolerUrl = value();
     else if (a === '--replica-urls')
@@ -150,6 +159,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     throw new Error(`--native is a variant of --access, on PostgreSQL only\n${USAGE}`);
   if (o.against !== undefined && o.access)
     throw new Error(`--against compares two builds without access control\n${USAGE}`);
+  // Only node's own options: a script or an --eval there would replace the target.
+  const notOption = o.targetNodeOptions.find(
+    (f) => !/^--[a-z][a-z0-9-]*(=\S+)?$/.test(f) || /^--(eval|print|require|import)\b/.test(f),
+  );
+  if (notOption !== undefined)
+    throw new Error(`--target-node-options takes node's --flags only, not ${notOption}\n${USAGE}`);
   if (!Number.isInteger(o.workers) || o.workers > 64) throw new Error('--workers is a whole number up to 64');
   const baseline = o.baseline ?? (o.db === 'sqlite' ? 'own' : 'floor');
   if (baseline === 'floor' && o.db === 'sqlite')

@@ -80,7 +80,7 @@ const pad = (s: string | number, n: number) => String(s).padStart(n);
 /** The human-readable table of a report. */
 export function formatReport(r: BenchReport): string {
   const lines = [
-    `colapi bench — ${r.db} against the ${r.baseline}, ${r.settings.connections} connections, pool ${r.settings.pool}, ${r.settings.duration} s × ${r.settings.rounds} rounds (medians; ratios: median of each round's target ÷ baseline), node ${r.node}, ${r.cpus} cores`,
+    `colapi bench — ${r.db} against the ${r.baseline}, ${r.settings.connections} connections, pool ${r.settings.pool}, ${r.settings.duration} s × ${r.settings.rounds} rounds (medians; ratios: median of each round's target ÷ baseline), node ${r.node}${Array.isArray(r.settings.targetNodeOptions) ? ` (the target: ${r.settings.targetNodeOptions.join(' ')})` : ''}, ${r.cpus} cores`,
     `load average (1 min): ${r.loadAverage1min.start} at the start, ${r.loadAverage1min.min}–${r.loadAverage1min.max} (median ${r.loadAverage1min.median}) at the ends of the runs; ${r.elapsedSeconds} s in all`,
     '',
     `${'scenario'.padEnd(26)}${pad('target rps', 11)}${pad('p50', 7)}${pad('p99', 7)}${pad('base rps', 10)}${pad('p50', 7)}${pad('p99', 7)}${pad('rps ×', 8)}${pad('p99 ×', 8)}`,

@@ -15,6 +15,8 @@ export interface TargetStart {
   readonly pool?: number;
   /** Profile the target with node --cpu-prof into this folder. */
   readonly cpuProf?: string;
+  /** More options of node, before the script (`--target-node-options`). */
+  readonly nodeOptions?: readonly string[];
   /** Another server script with the target's interface (the growth variant); default the conformance target. */
   readonly script?: string;
   /** The checkout whose compiled target runs (`--against`: an earlier build); default this one. */
@@ -48,7 +50,7 @@ export function startTarget(o: TargetStart): Promise<ServerProcess> {
   return startServer({
     name: o.name ?? 'target',
     command: process.execPath,
-    args: [...prof, ...script, ...workerArgs],
+    args: [...(o.nodeOptions ?? []), ...prof, ...script, ...workerArgs],
     env,
     cwd: root,
     port: o.port ?? TARGET_PORT,
