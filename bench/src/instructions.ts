@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { eachArgument } from './arguments.js';
 import { benchDatabase } from './database.js';
 import { seedBenchData } from './seed.js';
 import { headersOf, selectScenarios, type Scenario } from './scenarios.js';
@@ -35,20 +36,13 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 
 function parse(argv: readonly string[]): Options {
   const o = { against: undefined as string | undefined, only: [] as string[], from: 3000, to: 8000 };
-  const args = argv.filter((a) => a !== '--');
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const value = () => {
-      const v = args[++i];
-      if (v === undefined) throw new Error(`${a} needs a value\n${USAGE}`);
-      return v;
-    };
+  eachArgument(argv, USAGE, (a, value) => {
     if (a === '--against') o.against = resolve(value());
     else if (a === '--only') o.only = value().split(',').filter(Boolean);
     else if (a === '--from') o.from = Number(value());
     else if (a === '--to') o.to = Number(value());
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
-  }
+  });
   if (!(Number.isInteger(o.from) && o.from >= 100 && Number.isInteger(o.to) && o.to > o.from))
     throw new Error(`--from is a whole number of at least 100 and --to a larger one\n${USAGE}`);
   return o;

@@ -1,3 +1,5 @@
+import { eachArgument } from './arguments.js';
+
 export type DbKind = 'postgres' | 'mysql' | 'sqlite';
 /** What the target is measured against: the floor server (../shared/bench) or the bench's own baseline. */
 export type BaselineKind = 'floor' | 'own';
@@ -76,7 +78,6 @@ const USAGE = `pnpm bench [--db postgres|mysql|sqlite] [--baseline floor|own] [-
 
 /** Parses the command line; throws with the usage on anything unknown. */
 export function parseOptions(argv: readonly string[]): BenchOptions {
-  const args = argv.filter((a) => a !== '--');
   const o = {
     db: 'postgres' as DbKind,
     baseline: undefined as BaselineKind | undefined,
@@ -107,13 +108,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     if (!Number.isFinite(n) || n < min) throw new Error(`${name} needs a number ≥ ${min}\n${USAGE}`);
     return n;
   };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const value = () => {
-      const v = args[++i];
-      if (v === undefined) throw new Error(`${a} needs a value\n${USAGE}`);
-      return v;
-    };
+  eachArgument(argv, USAGE, (a, value) => {
     if (a === '--db') {
       const v = value();
       if (v !== 'postgres' && v !== 'mysql' && v !== 'sqlite')
@@ -150,7 +145,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     else if (a === '--workers') o.workers = number(a, value(), 1);
     else if (a === '--help' || a === '-h') throw new Error(USAGE);
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
-  }
+  });
   // Every run is bounded: a bench that forgets to stop would hold the machine.
   if (o.duration > 120) throw new Error('--duration is at most 120 seconds');
   if (o.topology && (o.db !== 'postgres' || o.growth || o.cpuProf))
