@@ -81,6 +81,36 @@ describeEachDatabase('Format A: conditional reads (ETag, If-None-Match, If-Match
     expect(head.status).to.equal(304);
   });
 
+  // A long body is encoded to UTF-8 once and sent as bytes, a short one as text (conditional-read.ts): both
+  // must arrive whole, with the Content-Length of their bytes and a tag that holds while nothing changes.
+  it('sends long and short bodies of non-ASCII text whole, measured in bytes, and tags them alike', async () => {
+    const name = 'Zoë ✓ 日本語 '.repeat(9);
+    for (let i = 0; i < 12; i++) expectStatus(await t().http.post('/api/person', resource('person', { name })), 201);
+    const people = expectStatus(await t().http.get('/api/person?fields[person]=name'), 200).body.data;
+    for (const p of people) {
+      expectStatus(await t().http.patch(`/api/person/${p.id}`, resource('person', { name }, undefined, p.id)), 200);
+    }
+    for (const [path, long] of [
+      ['/api/person?fields[person]=name', true],
+      ['/api/person/1?fields[person]=name', false],
+    ] as const) {
+      const res = expectStatus(await t().http.getRaw(path), 200);
+      expect(res.text.length >= 2048, `${path} is long`).to.equal(long);
+      expect(Number(res.headers.get('content-length')), path).to.equal(Buffer.byteLength(res.text));
+      const names = [res.body.data].flat().map((r: { attributes: { name: string } }) => r.attributes.name);
+      expect(names, path).to.deep.equal(long ? people.map(() => name) : [name]);
+      const etag = res.headers.get('etag')!;
+      expect(etag, path).to.match(STRONG_TAG);
+      expect((await t().http.getRaw(path)).headers.get('etag'), path).to.equal(etag);
+      expect((await t().http.getRaw(path, { headers: { 'if-none-match': etag } })).status, path).to.equal(304);
+      // Compressed, the same text comes back under the coded tag.
+      const coded = await fetch(`${t().target.origin}${path}`, {
+        headers: { accept: 'application/vnd.api+json', 'accept-encoding': 'gzip' },
+      });
+      expect(await coded.text(), path).to.equal(res.text);
+    }
+  });
+
   it('answers 200 when If-None-Match names no current tag, and after a change', async () => {
     const etag = await tagOf('/api/person/2');
     expect((await t().http.get('/api/person/2', { headers: { 'if-none-match': '"nope", W/"nope"' } })).status).to.equal(
