@@ -81,8 +81,8 @@ describeEachDatabase('Format A: conditional reads (ETag, If-None-Match, If-Match
     expect(head.status).to.equal(304);
   });
 
-  // A long body is encoded to UTF-8 once and sent as bytes, a short one as text (conditional-read.ts): both
-  // must arrive whole, with the Content-Length of their bytes and a tag that holds while nothing changes.
+  // A body's tag and Content-Length are taken from its text: both must count UTF-8 bytes, not UTF-16 units,
+  // on a page long enough to be compressed as on a short resource.
   it('sends long and short bodies of non-ASCII text whole, measured in bytes, and tags them alike', async () => {
     const name = 'Zoë ✓ 日本語 '.repeat(9);
     for (let i = 0; i < 12; i++) expectStatus(await t().http.post('/api/person', resource('person', { name })), 201);

@@ -9,22 +9,6 @@ import { representationTag } from './representation-tag.js';
  */
 export const notModifiedBytes = new WeakMap<HttpResponse, number>();
 
-/**
- * The UTF-8 bytes of a large tagged answer's body, digested for its tag and then sent as they are
- * (writeResponse): the text is encoded once, where the digest, Koa's Content-Length and the socket each
- * encoded or measured it. Keyed by the answer object, so a later stage that replaces the answer (a response
- * hook, JSONP, Server-Timing) sends its own body, never these bytes.
- */
-export const encodedBodies = new WeakMap<HttpResponse, Buffer>();
-
-/**
- * From this length of text on, a body is encoded once and sent as bytes. Below it the text is sent as it is:
- * Node writes a string body in one chunk with the head, a Buffer in a second one, and that costs more than
- * encoding a short text three times (counted by `pnpm bench:instructions`: a single resource of ~0.7 KB
- * +1.9 % as bytes, a page of 4-5 KB -2.3 to -4.4 %).
- */
-const ENCODE_ONCE_FROM = 2048;
-
 /** Methods whose 200 answers carry the representation's ETag and honour If-None-Match with 304. */
 const READS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 
@@ -46,8 +30,7 @@ export function conditionalRead(
   // Text already (a document the format wrote as JSON text, or a page), or a JSON value serialised once here.
   const asText = typeof response.body === 'string';
   const text = asText ? (response.body as string) : JSON.stringify(response.body);
-  const bytes = text.length >= ENCODE_ONCE_FROM ? Buffer.from(text) : undefined;
-  const etag = representationTag(response.headers['content-type'] ?? contentType, callback, bytes ?? text);
+  const etag = representationTag(response.headers['content-type'] ?? contentType, callback, text);
   const ifMatch = tagCondition(request.headers['if-match'], 'If-Match');
   if (ifMatch !== undefined && !strongMatch(ifMatch, etag)) {
     throw new ApiError(412, 'Precondition Failed', `If-Match names no current entity-tag of this resource`, {
@@ -60,13 +43,10 @@ export function conditionalRead(
     const { 'content-type': _type, ...headers } = response.headers;
     // The tag of the representation the client holds: a compressed one's carries its coding.
     const notModified: HttpResponse = { status: 304, headers: { ...headers, etag: held } };
-    notModifiedBytes.set(notModified, bytes?.length ?? Buffer.byteLength(text));
+    notModifiedBytes.set(notModified, Buffer.byteLength(text));
     return notModified;
   }
-  // A JSON value is sent as this text, never serialised again (json-text-response.ts).
-  const tagged = asText
-    ? withHeaders(response, { etag })
-    : jsonTextResponse(response.status, { ...response.headers, etag }, text);
-  if (bytes !== undefined) encodedBodies.set(tagged, bytes);
-  return tagged;
+  if (asText) return withHeaders(response, { etag });
+  // Sent as this text, never serialised again (json-text-response.ts).
+  return jsonTextResponse(response.status, { ...response.headers, etag }, text);
 }

@@ -5,7 +5,7 @@ const typeSuffixes = new Map<string, string>();
 const MAX_TYPES = 64;
 
 /**
- * The strong entity-tag of a representation: a digest of its body (text, or its UTF-8 bytes: the same digest), then one of its content type and
+ * The strong entity-tag of a representation: a digest of its body text, then one of its content type and
  * JSONP callback, so that anything that changes the bytes sent (a row, an included resource, a member of a
  * list, another format, media type or callback) changes the tag: `"<body><type>"`, 27 and 8 characters.
  * SHA-1 through `crypto.hash`, one call without a Hash object. Hashing `type + text` would first copy the
@@ -14,9 +14,9 @@ const MAX_TYPES = 64;
  * only has to tell versions apart, not resist an attacker: whoever could forge a collision can read the data
  * anyway.
  */
-export function representationTag(contentType: string, callback: string | undefined, body: string | Buffer): string {
-  const digest = hash('sha1', body, 'base64url');
-  return `"${digest}${callback === undefined ? typeSuffix(contentType) : suffixOf(contentType, callback)}"`;
+export function representationTag(contentType: string, callback: string | undefined, text: string): string {
+  const body = hash('sha1', text, 'base64url');
+  return `"${body}${callback === undefined ? typeSuffix(contentType) : suffixOf(contentType, callback)}"`;
 }
 
 function typeSuffix(contentType: string): string {

@@ -1,6 +1,5 @@
 import type { HttpResponse } from '@colapi/wire-format';
 import type Koa from 'koa';
-import { encodedBodies } from '../conditional/conditional-read.js';
 
 /**
  * Content-Type values as Koa completes them (a charset where the type has one), by the type a response
@@ -23,10 +22,8 @@ export function writeResponse(ctx: Koa.Context, response: HttpResponse, defaultT
   }
   // The type before the body: given a body first, Koa guesses a type for it, looked up and then replaced.
   setType(ctx, headers['content-type'] ?? defaultType);
-  // The bytes a tag was made of, when this is the answer they were encoded for; else a string as it is (a
-  // document the format wrote as JSON text, or a page that is text already).
-  ctx.body =
-    encodedBodies.get(response) ?? (typeof response.body === 'string' ? response.body : JSON.stringify(response.body));
+  // A string is sent as it is: a document the format wrote as JSON text, or a page that is text already.
+  ctx.body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
 }
 
 /** `ctx.type = type`, Koa's completion of it looked up once per type. */
