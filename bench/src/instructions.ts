@@ -22,6 +22,11 @@ import { gitState } from './topology.js';
  * compiler's too), not the kernel's work, and not the database's. Under valgrind a CPU feature that
  * callgrind does not emulate is hidden (SHA-1 runs OpenSSL's AVX2 code, not the SHA extensions): a digest
  * counts more instructions than it takes on the machine.
+ *
+ * An instruction is not a cycle: a change that allocates fresh memory per request can count fewer and cost
+ * more. `--cache` also simulates the caches and the branch predictor (callgrind's `--cache-sim` and
+ * `--branch-sim`, about twice as slow) and prints KCachegrind's cycle estimate beside the count:
+ * Ir + 10 × (L1 misses + mispredicted branches) + 100 × last-level misses.
  */
 
 interface Options {
@@ -29,18 +34,26 @@ interface Options {
   readonly only: readonly string[];
   readonly from: number;
   readonly to: number;
+  readonly cache: boolean;
 }
 
-const USAGE = 'pnpm bench:instructions [--against <checkout>] [--only name,name] [--from n] [--to n]';
+/** What one run of callgrind counted: instructions, and with the cache simulation an estimate of cycles. */
+interface Count {
+  readonly instructions: number;
+  readonly cycles?: number;
+}
+
+const USAGE = 'pnpm bench:instructions [--against <checkout>] [--only name,name] [--from n] [--to n] [--cache]';
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 function parse(argv: readonly string[]): Options {
-  const o = { against: undefined as string | undefined, only: [] as string[], from: 3000, to: 8000 };
+  const o = { against: undefined as string | undefined, only: [] as string[], from: 3000, to: 8000, cache: false };
   eachArgument(argv, USAGE, (a, value) => {
     if (a === '--against') o.against = resolve(value());
     else if (a === '--only') o.only = value().split(',').filter(Boolean);
     else if (a === '--from') o.from = Number(value());
     else if (a === '--to') o.to = Number(value());
+    else if (a === '--cache') o.cache = true;
     else throw new Error(`unknown argument ${a}\n${USAGE}`);
   });
   if (!(Number.isInteger(o.from) && o.from >= 100 && Number.isInteger(o.to) && o.to > o.from))
@@ -48,13 +61,19 @@ function parse(argv: readonly string[]): Options {
   return o;
 }
 
-/** Total instructions (Ir) of one callgrind run of the target of `root` that answered `n` requests of `s`. */
-async function countRun(root: string, url: string, s: Scenario, n: number): Promise<number> {
+/** The totals of one callgrind run of the target of `root` that answered `n` requests of `s`. */
+async function countRun(root: string, url: string, s: Scenario, n: number, cache: boolean): Promise<Count> {
   const dir = mkdtempSync(join(tmpdir(), 'colapi-callgrind-'));
   const out = join(dir, 'callgrind.out');
   const child = spawn(
     'valgrind',
-    ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, join(root, 'bench/dist/target/serve.js')],
+    [
+      '--tool=callgrind',
+      `--callgrind-out-file=${out}`,
+      ...(cache ? ['--cache-sim=yes', '--branch-sim=yes'] : []),
+      process.execPath,
+      join(root, 'bench/dist/target/serve.js'),
+    ],
     {
       cwd: root,
       env: { ...process.env, DATABASE_URL: url, PORT: String(TARGET_PORT), API_FORMAT: 'jsonapi', POOL_SIZE: '4' },
@@ -99,13 +118,25 @@ async function countRun(root: string, url: string, s: Scenario, n: number): Prom
     // SIGINT: the target closes and exits, and callgrind writes its counts on the way out.
     child.kill('SIGINT');
     await exited;
-    const summary = /^(?:summary|totals):\s+(\d+)/m.exec(existsSync(out) ? readFileSync(out, 'utf8') : '');
-    if (!summary) throw new Error(`callgrind wrote no total for ${s.name}`);
-    return Number(summary[1]);
+    return totalsOf(existsSync(out) ? readFileSync(out, 'utf8') : '', s.name);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The totals of a callgrind output file, by its `events:` line. */
+function totalsOf(text: string, scenario: string): Count {
+  const events = /^events:\s+(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/);
+  const summary = /^(?:summary|totals):\s+(.+)$/m.exec(text)?.[1]?.trim().split(/\s+/).map(Number);
+  if (!events || !summary) throw new Error(`callgrind wrote no total for ${scenario}`);
+  const total = (name: string) => summary[events.indexOf(name)] ?? 0;
+  const instructions = total('Ir');
+  if (!events.includes('D1mr')) return { instructions };
+  const l1 = total('I1mr') + total('D1mr') + total('D1mw');
+  const last = total('ILmr') + total('DLmr') + total('DLmw');
+  const branches = total('Bcm') + total('Bim');
+  return { instructions, cycles: instructions + 10 * (l1 + branches) + 100 * last };
 }
 
 async function main(): Promise<void> {
@@ -117,16 +148,29 @@ async function main(): Promise<void> {
   const scenarios = selectScenarios(o.only).filter((s) => s.method === 'GET' && !s.conditional);
   log(`instructions per request, requests ${o.from + 1}-${o.to} of each scenario (valgrind --tool=callgrind)`);
   for (const root of roots) log(`  ${root}: ${gitState(root).commit}`);
+  if (o.cache) log('  each with estimated cycles: Ir + 10 × (L1 misses + mispredicted branches) + 100 × LL misses');
   for (const s of scenarios) {
-    const per: number[] = [];
+    const per: Count[] = [];
     for (const root of roots) {
-      const low = await countRun(root, url, s, o.from);
-      const high = await countRun(root, url, s, o.to);
-      per.push(Math.round((high - low) / (o.to - o.from)));
+      const low = await countRun(root, url, s, o.from, o.cache);
+      const high = await countRun(root, url, s, o.to, o.cache);
+      const perRequest = (a?: number, b?: number) =>
+        a === undefined || b === undefined ? undefined : Math.round((b - a) / (o.to - o.from));
+      per.push({
+        instructions: perRequest(low.instructions, high.instructions)!,
+        cycles: perRequest(low.cycles, high.cycles),
+      });
     }
-    const ratio = per.length === 2 ? `  ×${(per[0]! / per[1]!).toFixed(3)}` : '';
-    console.log(`${s.name.padEnd(12)} ${per.map((p) => p.toLocaleString('en').padStart(12)).join(' ')}${ratio}`);
+    console.log(`${s.name.padEnd(12)} ${column(per, 'instructions')}`);
+    if (o.cache) console.log(`${'  cycles'.padEnd(12)} ${column(per, 'cycles')}`);
   }
+}
+
+/** One measure of each checkout, and their ratio when there are two. */
+function column(per: readonly Count[], key: keyof Count): string {
+  const values = per.map((c) => c[key] ?? 0);
+  const ratio = values.length === 2 ? `  ×${(values[0]! / values[1]!).toFixed(3)}` : '';
+  return `${values.map((v) => v.toLocaleString('en').padStart(12)).join(' ')}${ratio}`;
 }
 
 main().catch((error: unknown) => {
