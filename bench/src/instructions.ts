@@ -154,16 +154,18 @@ async function main(): Promise<void> {
     for (const root of roots) {
       const low = await countRun(root, url, s, o.from, o.cache);
       const high = await countRun(root, url, s, o.to, o.cache);
-      const perRequest = (a?: number, b?: number) =>
-        a === undefined || b === undefined ? undefined : Math.round((b - a) / (o.to - o.from));
-      per.push({
-        instructions: perRequest(low.instructions, high.instructions)!,
-        cycles: perRequest(low.cycles, high.cycles),
-      });
+      per.push(perRequest(low, high, o.to - o.from));
     }
     console.log(`${s.name.padEnd(12)} ${column(per, 'instructions')}`);
     if (o.cache) console.log(`${'  cycles'.padEnd(12)} ${column(per, 'cycles')}`);
   }
+}
+
+/** What one request past the warm-up costs: the difference of two runs over the requests between them. */
+function perRequest(low: Count, high: Count, requests: number): Count {
+  const per = (a: number, b: number) => Math.round((b - a) / requests);
+  const cycles = low.cycles === undefined || high.cycles === undefined ? undefined : per(low.cycles, high.cycles);
+  return { instructions: per(low.instructions, high.instructions), cycles };
 }
 
 /** One measure of each checkout, and their ratio when there are two. */

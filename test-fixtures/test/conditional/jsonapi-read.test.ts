@@ -103,7 +103,7 @@ describeEachDatabase('Format A: conditional reads (ETag, If-None-Match, If-Match
       expect(etag, path).to.match(STRONG_TAG);
       expect((await t().http.getRaw(path)).headers.get('etag'), path).to.equal(etag);
       expect((await t().http.getRaw(path, { headers: { 'if-none-match': etag } })).status, path).to.equal(304);
-      // Compressed, the same text comes back under the coded tag.
+      // Asked for gzip, the same text comes back (the page compressed, the short resource as it is).
       const coded = await fetch(`${t().target.origin}${path}`, {
         headers: { accept: 'application/vnd.api+json', 'accept-encoding': 'gzip' },
       });
