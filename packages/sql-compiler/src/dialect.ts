@@ -229,7 +229,8 @@ export interface Dialect {
    * An expression that fails the statement it is in unless `condition` (SQL, possibly with `?` placeholders)
    * is true, so that one statement can refuse its own write: an INSERT … RETURNING that must not leave a row
    * its caller's rules refuse, without a transaction around it. Undefined where no expression can fail a
-   * statement (SQLite and MySQL answer a division by zero with NULL); such writes then run in a transaction.
+   * statement; such writes then run in a transaction. Only used where the INSERT also returns its row
+   * (`returning`, `returnsInsertedRows`).
    */
   refuseUnless?(condition: string): string;
   /** Whether a driver error is the failure of a `refuseUnless` expression. */

@@ -123,6 +123,16 @@ export const mysql: Dialect = {
     return returnsInsertedRows(String(rows[0]?.version ?? ''));
   },
   emptyInsertValues: '() values ()',
+  // A scalar subquery that yields two rows unless the condition holds: a cardinality error (1242, SQLSTATE
+  // 21000) whatever the sql_mode, where a division by zero may only warn. It reads the new row's columns, so
+  // it is evaluated for the row, never folded into a failure of every statement. Used in INSERT … RETURNING,
+  // that is on MariaDB 10.5 and later (returnsInsertedRows).
+  refuseUnless(condition) {
+    return `(select 1 from (select 1 as n union all select 2) as colapi_refusal where (${condition}) is not true)`;
+  },
+  refused(error) {
+    return (error as { errno?: unknown } | null)?.errno === 1242;
+  },
   foldsHead: false,
   knexConfig(url, options = {}) {
     const { statementTimeout } = options;
