@@ -156,7 +156,7 @@ function insertGuard(
     const row = tableSource(ctx, target, a)
       .select(knex.raw('1'))
       .whereRaw('?? = ??', [`${a}.${join.targetColumn}`, `${table}.${join.ownColumn}`]);
-    parts.push(knex.raw('(?? is null or exists (?))', [`${table}.${join.ownColumn}`, row]));
+    parts.push(knex.raw('(?? is null or exists ?)', [`${table}.${join.ownColumn}`, row]));
   }
   if (!parts.length) return undefined;
   return knex.raw(dialect.refuseUnless(parts.map(() => '(?)').join(' and ')), parts);

@@ -47,7 +47,7 @@ describeEachDatabase(
       await refused(403, () => t().http.post('/api/article', article({ title: 'a forbidden title' }), ann));
     });
 
-    it('checks a bare create in its one statement where the database can refuse it (PostgreSQL, MariaDB), else in a transaction', async () => {
+    it('checks a bare create in its one statement where the database can refuse it and returns its row (PostgreSQL, MariaDB 10.5+, SQLite), else in a transaction (MySQL)', async () => {
       const { knex, dialect } = t().target.database;
       const oneStatement =
         dialect.refuseUnless !== undefined &&

@@ -41,7 +41,7 @@ function filename(url: string): string {
 interface SqliteConnection {
   readonly inTransaction: boolean;
   pragma(source: string): unknown;
-  function(name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown): unknown;
+  function(name: string, options: { deterministic: boolean }, fn: (value?: unknown) => unknown): unknown;
   prepare(source: string): unknown;
   loadExtension(path: string, entryPoint?: string): unknown;
 }
@@ -53,6 +53,17 @@ interface SqliteStatement {
   safeIntegers(on: boolean): SqliteStatement;
   all(values: readonly unknown[]): Record<string, unknown>[];
   run(values: readonly unknown[]): { lastInsertRowid: number | bigint; changes: number };
+}
+
+/** What `colapi_refuse()` throws: the failure of a `refuseUnless` guard. better-sqlite3 rethrows it as it is. */
+class RefusedByRules extends Error {}
+
+/**
+ * SQLite has no expression that fails a statement on demand (a division by zero is NULL, RAISE only works in
+ * triggers), so the dialect registers one on each connection, as it registers colapi_lower.
+ */
+function refuse(): never {
+  throw new RefusedByRules('the rules refuse this write');
 }
 
 /**
@@ -143,6 +154,13 @@ export const sqlite: Dialect = {
   dbSystem: 'sqlite',
   schemes: ['sqlite:', 'file:'],
   returning: true,
+  // The RETURNING list is computed as the row is written; an error there aborts the statement and its row.
+  refuseUnless(condition) {
+    return `(case when ${condition} then 1 else colapi_refuse() end)`;
+  },
+  refused(error) {
+    return error instanceof RefusedByRules;
+  },
   foldsHead: false,
   knexConfig(url, options = {}) {
     // The statement timeout bounds both the wait for a lock another connection holds (busy_timeout: then
@@ -172,6 +190,8 @@ export const sqlite: Dialect = {
             conn.function('colapi_lower', { deterministic: true }, (v) =>
               typeof v === 'string' ? v.toLowerCase() : v,
             );
+            // Not deterministic, so that SQLite never evaluates it ahead of the row it guards.
+            conn.function('colapi_refuse', { deterministic: false }, refuse);
             cacheStatements(conn);
             rollbackOnlyWhatIsOpen(conn);
             done(null, conn);
