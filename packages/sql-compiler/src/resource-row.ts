@@ -62,10 +62,11 @@ function generatedDecoder(
   if (linkage.reads.length === 0) lines.push('return { values, linkage: NONE };');
   else {
     lines.push('const linkage = new Map(); let v, ids;');
-    linkage.reads.forEach(({ rel, own, column, keys }, i) => {
+    linkage.reads.forEach(({ rel, own, readable, column, keys }, i) => {
       if (keys === undefined || column === undefined) {
         lines.push(`v = values[${q(own!)}];`);
-        lines.push(`linkage.set(${q(rel.name)}, v === null || v === undefined ? null : String(v));`);
+        const hidden = readable === undefined ? '' : ` || !raw[${q(readable)}]`;
+        lines.push(`linkage.set(${q(rel.name)}, v === null || v === undefined${hidden} ? null : String(v));`);
       } else {
         lines.push(`ids = k[${i}](raw[${q(column)}]);`);
         lines.push(`linkage.set(${q(rel.name)}, ${rel.cardinality === 'many' ? 'ids' : '(ids[0] ?? null)'});`);

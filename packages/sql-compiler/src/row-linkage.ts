@@ -32,11 +32,16 @@ export interface RowLinkage {
   readonly reads: readonly LinkageRead[];
 }
 
-/** Where a row carries one relationship's linkage: its foreign key (`values[ownColumn]`), or a key list column. */
+/**
+ * Where a row carries one relationship's linkage: its foreign key (`values[ownColumn]`), the same when a
+ * probe column says its target is readable, or a key list column.
+ */
 export interface LinkageRead {
   readonly rel: RelationshipSchema;
   /** The row's foreign-key column, when the linkage is its value. */
   readonly own?: string;
+  /** With `own`, under row scopes on the target: the driver row's column that is true when the caller may read the row `own` names; else the linkage is null. */
+  readonly readable?: string;
   /** The key-list column of the driver row; absent when the linkage is the foreign key. */
   readonly column?: string;
   /** Splits the key list into the ids. */
@@ -51,9 +56,11 @@ function linkColumn(relationship: string): string {
 /**
  * The one rule for which linkage comes with the rows of a statement. A relationship shown and not
  * included comes:
- * - for nothing when it is a belongs-to to the target's key: the row's foreign key is the linkage (unless
- *   row scopes restrict the target: a key of a row the caller cannot read must not show, so the linkage is
- *   then read from the target's table, as for any other relationship);
+ * - for nothing when it is a belongs-to to the target's key: the row's foreign key is the linkage;
+ * - under row scopes on such a target (a key of a row the caller cannot read must not show), as the foreign
+ *   key again, with one more column that probes the target's row by that key within its scope, when the
+ *   statement computes its select list for just the rows it answers (`inline`): a probe by key, where a key
+ *   list would aggregate and sort the one key;
  * - as one more column holding the related keys (Dialect.keyList) when the statement computes its select
  *   list for just the rows it answers (`inline`: a read by key, related rows, a first page in key order)
  *   and the dialect aggregates the target's key type (integer or text, whose text form is the id);
@@ -64,14 +71,19 @@ function linkColumn(relationship: string): string {
  */
 export function rowLinkage(ctx: CompileContext, relations: Relations, inline: boolean): RowLinkage {
   const keyLists: RelationshipSchema[] = [];
+  const probes: RelationshipSchema[] = [];
   // In the order the read shows them, so that a row's linkage lists its relationships as documents do.
   const read: LinkageRead[] = [];
   for (const rel of relations.shown) {
     if (relations.included.has(rel.name)) continue;
     const target = targetModel(ctx, rel);
-    if (rel.join.kind === 'belongs-to' && rel.join.targetColumn === target.key && !isScoped(ctx, target))
-      read.push({ rel, own: rel.join.ownColumn });
-    else if (inline && ctx.dialect.keyList && keyListType(ctx, rel)) {
+    if (rel.join.kind === 'belongs-to' && rel.join.targetColumn === target.key) {
+      if (!isScoped(ctx, target)) read.push({ rel, own: rel.join.ownColumn });
+      else if (inline) {
+        probes.push(rel);
+        read.push({ rel, own: rel.join.ownColumn, readable: linkColumn(rel.name) });
+      }
+    } else if (inline && ctx.dialect.keyList && keyListType(ctx, rel)) {
       keyLists.push(rel);
       const keys = keyListType(ctx, rel) === 'integer' ? integerKeys : ctx.dialect.decodeKeyList!.bind(ctx.dialect);
       read.push({ rel, column: linkColumn(rel.name), keys });
@@ -81,13 +93,17 @@ export function rowLinkage(ctx: CompileContext, relations: Relations, inline: bo
   return {
     carried,
     reads: read,
-    columns: (alias) => keyLists.map((rel) => keyListColumn(ctx, rel, alias)),
+    columns: (alias) => [
+      ...keyLists.map((rel) => keyListColumn(ctx, rel, alias)),
+      ...probes.map((rel) => readableColumn(ctx, rel, alias)),
+    ],
     decode(raw, values) {
       const linkage = new Map<string, Linkage>();
-      for (const { rel, own, column, keys } of read) {
+      for (const { rel, own, readable, column, keys } of read) {
         if (keys === undefined) {
           const v = values[own!];
-          linkage.set(rel.name, v === null || v === undefined ? null : String(v));
+          const hidden = readable !== undefined && !raw[readable];
+          linkage.set(rel.name, v === null || v === undefined || hidden ? null : String(v));
         } else {
           const ids = keys(raw[column!]);
           linkage.set(rel.name, rel.cardinality === 'many' ? ids : (ids[0] ?? null));
@@ -172,6 +188,21 @@ function readableKey(ctx: CompileContext, model: ModelSchema, keyRef: string): K
     .select(knex.raw('1'))
     .whereRaw('?? = ??', [`${t}.${model.key}`, keyRef]);
   return knex.raw('exists ?', [dialect.probeEachRow ? dialect.probeEachRow(knex, probe) : probe]);
+}
+
+/**
+ * Whether the caller may read the row that the foreign key of a belongs-to names, for rows of `alias`: true
+ * or false (1 or 0 where the database has no booleans), false for a null key. Under row scopes only, so built
+ * each time, as a scoped key list is.
+ */
+function readableColumn(ctx: CompileContext, rel: RelationshipSchema, alias: string): Knex.Raw {
+  const join = rel.join as Extract<JoinPath, { readonly kind: 'belongs-to' }>;
+  const probe = readableKey(
+    { ...ctx, aliases: new Aliases(`${alias}l`) },
+    targetModel(ctx, rel),
+    `${alias}.${join.ownColumn}`,
+  );
+  return ctx.knex.raw('? as ??', [probe, linkColumn(rel.name)]);
 }
 
 /**
