@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { benchAuthorization } from './access-rules.js';
 import { eachArgument } from './arguments.js';
 import { benchDatabase } from './database.js';
 import { seedBenchData } from './seed.js';
@@ -27,10 +28,15 @@ import { gitState } from './topology.js';
  * more. `--cache` also simulates the caches and the branch predictor (callgrind's `--cache-sim` and
  * `--branch-sim`, about twice as slow) and prints KCachegrind's cycle estimate beside the count:
  * Ir + 10 × (L1 misses + mispredicted branches) + 100 × last-level misses.
+ *
+ * `--access` counts this checkout under the access variant's rules and token (access-rules.ts) against the
+ * same checkout without access control, as `pnpm bench --access` times them: the server's own share of
+ * what a rule costs, apart from the database's.
  */
 
 interface Options {
   readonly against?: string;
+  readonly access: boolean;
   readonly only: readonly string[];
   readonly from: number;
   readonly to: number;
@@ -43,13 +49,22 @@ interface Count {
   readonly cycles?: number;
 }
 
-const USAGE = 'pnpm bench:instructions [--against <checkout>] [--only name,name] [--from n] [--to n] [--cache]';
+const USAGE =
+  'pnpm bench:instructions [--against <checkout> | --access] [--only name,name] [--from n] [--to n] [--cache]';
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 function parse(argv: readonly string[]): Options {
-  const o = { against: undefined as string | undefined, only: [] as string[], from: 3000, to: 8000, cache: false };
+  const o = {
+    against: undefined as string | undefined,
+    access: false,
+    only: [] as string[],
+    from: 3000,
+    to: 8000,
+    cache: false,
+  };
   eachArgument(argv, USAGE, (a, value) => {
     if (a === '--against') o.against = resolve(value());
+    else if (a === '--access') o.access = true;
     else if (a === '--only') o.only = value().split(',').filter(Boolean);
     else if (a === '--from') o.from = Number(value());
     else if (a === '--to') o.to = Number(value());
@@ -58,11 +73,19 @@ function parse(argv: readonly string[]): Options {
   });
   if (!(Number.isInteger(o.from) && o.from >= 100 && Number.isInteger(o.to) && o.to > o.from))
     throw new Error(`--from is a whole number of at least 100 and --to a larger one\n${USAGE}`);
+  if (o.access && o.against !== undefined) throw new Error(`--access compares this checkout with itself\n${USAGE}`);
   return o;
 }
 
-/** The totals of one callgrind run of the target of `root` that answered `n` requests of `s`. */
-async function countRun(root: string, url: string, s: Scenario, n: number, cache: boolean): Promise<Count> {
+/** One server counted: a checkout, and the access variant's token and rules when `authorization` is set. */
+interface Counted {
+  readonly root: string;
+  readonly authorization?: string;
+}
+
+/** The totals of one callgrind run of the target of `counted` that answered `n` requests of `s`. */
+async function countRun(counted: Counted, url: string, s: Scenario, n: number, cache: boolean): Promise<Count> {
+  const { root, authorization } = counted;
   const dir = mkdtempSync(join(tmpdir(), 'colapi-callgrind-'));
   const out = join(dir, 'callgrind.out');
   const child = spawn(
@@ -76,7 +99,14 @@ async function countRun(root: string, url: string, s: Scenario, n: number, cache
     ],
     {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: url, PORT: String(TARGET_PORT), API_FORMAT: 'jsonapi', POOL_SIZE: '4' },
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        PORT: String(TARGET_PORT),
+        API_FORMAT: 'jsonapi',
+        POOL_SIZE: '4',
+        ...(authorization ? { BENCH_ACCESS: '1' } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -101,7 +131,7 @@ async function countRun(root: string, url: string, s: Scenario, n: number, cache
       connections: 4,
       amount: n,
       timeout: 120,
-      headers: headersOf(s),
+      headers: authorization ? { ...headersOf(s), authorization } : headersOf(s),
       requests: [
         {
           method: s.method,
@@ -143,17 +173,20 @@ async function main(): Promise<void> {
   const o = parse(process.argv.slice(2));
   const url = await benchDatabase('postgres', 'colapi_bench');
   await seedBenchData(url, 1, log);
-  const roots = [ROOT, ...(o.against ? [o.against] : [])];
+  const counted: Counted[] = o.access
+    ? [{ root: ROOT, authorization: await benchAuthorization() }, { root: ROOT }]
+    : [ROOT, ...(o.against ? [o.against] : [])].map((root) => ({ root }));
   // Reads only: a write's count would grow with the rows it leaves behind.
   const scenarios = selectScenarios(o.only).filter((s) => s.method === 'GET' && !s.conditional);
   log(`instructions per request, requests ${o.from + 1}-${o.to} of each scenario (valgrind --tool=callgrind)`);
-  for (const root of roots) log(`  ${root}: ${gitState(root).commit}`);
+  for (const { root, authorization } of counted)
+    log(`  ${root}: ${gitState(root).commit}${authorization ? ', access variant' : ''}`);
   if (o.cache) log('  each with estimated cycles: Ir + 10 × (L1 misses + mispredicted branches) + 100 × LL misses');
   for (const s of scenarios) {
     const per: Count[] = [];
-    for (const root of roots) {
-      const low = await countRun(root, url, s, o.from, o.cache);
-      const high = await countRun(root, url, s, o.to, o.cache);
+    for (const c of counted) {
+      const low = await countRun(c, url, s, o.from, o.cache);
+      const high = await countRun(c, url, s, o.to, o.cache);
       per.push(perRequest(low, high, o.to - o.from));
     }
     console.log(`${s.name.padEnd(12)} ${column(per, 'instructions')}`);
