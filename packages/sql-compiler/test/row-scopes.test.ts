@@ -12,12 +12,7 @@ import {
   type Scope,
   type Statement,
 } from '../src/index.js';
-import {
-  mustReachDatabases,
-  scratchDatabase,
-  TESTED_DIALECTS,
-  type ScratchDatabase,
-} from './support/scratch-database.js';
+import { scratchDatabaseOrSkip, TESTED_DIALECTS, type ScratchDatabase } from './support/scratch-database.js';
 import {
   collection,
   createTables,
@@ -77,13 +72,7 @@ for (const name of TESTED_DIALECTS) {
 
     before(async function () {
       this.timeout(30_000);
-      try {
-        scratch = await scratchDatabase(name);
-      } catch (error) {
-        if (mustReachDatabases()) throw error;
-        console.warn(`  ! ${name} is not reachable (${(error as Error).message}); skipping`);
-        this.skip();
-      }
+      scratch = await scratchDatabaseOrSkip(this, name);
       database = scratch.database;
       await createTables(database.knex);
       plain = new SqlCompiler(database.knex, database.dialect, registry);

@@ -2,12 +2,7 @@ import { expect } from 'chai';
 import { emptyReadQuery } from '@colapi/query-ast';
 import { defineModel, Registry } from '@colapi/schema';
 import { runList, runStatement, SqlCompiler, type Database, type Relations, type Statement } from '../src/index.js';
-import {
-  mustReachDatabases,
-  scratchDatabase,
-  TESTED_DIALECTS,
-  type ScratchDatabase,
-} from './support/scratch-database.js';
+import { scratchDatabaseOrSkip, TESTED_DIALECTS, type ScratchDatabase } from './support/scratch-database.js';
 import { tenant } from './support/tenants.js';
 
 /**
@@ -61,13 +56,7 @@ for (const name of TESTED_DIALECTS) {
 
     before(async function () {
       this.timeout(30_000);
-      try {
-        scratch = await scratchDatabase(name);
-      } catch (error) {
-        if (mustReachDatabases()) throw error;
-        console.warn(`  ! ${name} is not reachable (${(error as Error).message}); skipping`);
-        this.skip();
-      }
+      scratch = await scratchDatabaseOrSkip(this, name);
       database = scratch.database;
       const { knex } = database;
       await knex.schema.createTable('tk_country', (t) => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { repin } from './repin.js';
 import { runStatement, SqlCompiler, type Database, type Statement } from '../../src/index.js';
 import { createTables, registry, seed } from './library.js';
-import { mustReachDatabases, scratchDatabase, TESTED_DIALECTS, type ScratchDatabase } from './scratch-database.js';
+import { scratchDatabaseOrSkip, TESTED_DIALECTS, type ScratchDatabase } from './scratch-database.js';
 
 /** What a statement is expected to be on one dialect: its text and its bindings. */
 export interface Sql {
@@ -39,13 +39,7 @@ export function eachDialect(
       let fixture: DialectFixture | undefined;
       before(async function () {
         this.timeout(30_000);
-        try {
-          scratch = await scratchDatabase(name);
-        } catch (error) {
-          if (mustReachDatabases()) throw error;
-          console.warn(`  ! ${name} is not reachable (${(error as Error).message}); skipping`);
-          this.skip();
-        }
+        scratch = await scratchDatabaseOrSkip(this, name);
         const { database } = scratch;
         await createTables(database.knex);
         await seed(database.knex, database.dialect);

@@ -66,3 +66,17 @@ export async function scratchDatabase(name: string): Promise<ScratchDatabase> {
     },
   };
 }
+
+/**
+ * A scratch database of `name` for a `before` hook: where its server cannot be reached, the run fails under
+ * CI (mustReachDatabases) and the suite is skipped, with a warning, elsewhere.
+ */
+export async function scratchDatabaseOrSkip(context: Mocha.Context, name: string): Promise<ScratchDatabase> {
+  try {
+    return await scratchDatabase(name);
+  } catch (error) {
+    if (mustReachDatabases()) throw error;
+    console.warn(`  ! ${name} is not reachable (${(error as Error).message}); skipping`);
+    context.skip();
+  }
+}
