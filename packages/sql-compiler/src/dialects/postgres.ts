@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Dialect } from '../dialect.js';
 import { arrayLiteral, parseArrayLiteral } from './postgres-arrays.js';
 import { decodeCommon, decodeInteger } from './decode-common.js';
+import { type PgClient, queryNamed } from './postgres-named-query.js';
 import { postgresErrorPlace } from './postgres-error-place.js';
 import { scopeStatementTimeout } from './postgres-scoped-timeout.js';
 
@@ -237,10 +238,12 @@ export const postgres: Dialect = {
         : namingConnections.has(connection as object)
           ? statementName(sql, bindings.length)
           : undefined;
-      (connection as PgConnection).query({ name, text: sql, values: bindings }, (err: unknown, result: PgResult) => {
+      const answer = (err: unknown, result?: PgResult) => {
         if (err) reject(err);
-        else resolve({ rows: result.rows ?? [], affected: result.rowCount ?? undefined });
-      });
+        else resolve({ rows: result!.rows ?? [], affected: result!.rowCount ?? undefined });
+      };
+      if (name) queryNamed(connection as PgClient, name, sql, bindings, answer);
+      else (connection as PgConnection).query({ name, text: sql, values: bindings }, answer);
     });
   },
   readColumn(knex, ref, column) {

@@ -1,0 +1,184 @@
+import { createRequire } from 'node:module';
+
+/** One column of a RowDescription, as node-postgres hands it over. */
+interface Field {
+  readonly name: string;
+  readonly dataTypeID: number;
+  readonly format: string;
+}
+
+type Parser = (raw: never) => unknown;
+
+/** The connection's side node-postgres documents: its type parsers, and `query` taking a Submittable. */
+export interface PgClient {
+  getTypeParser(oid: number, format?: string): Parser;
+  query(query: unknown, ...rest: unknown[]): unknown;
+}
+
+/** What a named statement answers: its rows and the count of its command tag (undefined where it has none). */
+export interface NamedAnswer {
+  readonly rows: Record<string, unknown>[];
+  readonly rowCount: number | undefined;
+}
+
+type Callback = (error: unknown, answer?: NamedAnswer) => void;
+
+/**
+ * How one named statement's rows are built on one connection: its columns as the RowDescription gave them,
+ * each column's parser, and an object with every column, copied for each row.
+ */
+interface RowShape {
+  readonly fields: readonly Field[];
+  readonly names: readonly string[];
+  readonly parsers: readonly Parser[];
+  readonly template: Readonly<Record<string, null>>;
+}
+
+/** Per connection, since the parsers are the connection's; per statement name, since a name is one text. */
+const shapes = new WeakMap<PgClient, Map<string, RowShape>>();
+
+/**
+ * Runs a named statement (prepared once per connection, then bound and run) and calls back with its rows.
+ *
+ * It is node-postgres's own `Query` in all but two costs, both paid on every statement and both measured
+ * (docs/performance.md, "Session 21"): the query config is not copied through property descriptors, and the
+ * rows are not built from the RowDescription anew. node-postgres builds a dictionary-mode template for every
+ * result and spreads it into each row; here a statement's shape is made once per connection and checked
+ * against each RowDescription (a changed shape is made again), and rows are copies of an ordinary object.
+ * Parsing, binding, the protocol and the errors stay node-postgres's: the class only answers the
+ * Submittable's row and completion messages.
+ */
+export function queryNamed(
+  client: PgClient,
+  name: string,
+  text: string,
+  values: readonly unknown[],
+  callback: Callback,
+): void {
+  const NamedQuery = namedQueryClass();
+  client.query(new NamedQuery(client, name, text, values, callback));
+}
+
+interface QueryBase {
+  name: string | undefined;
+  callback: Callback;
+}
+type QueryConstructor = new (text: string, values: readonly unknown[], callback: Callback) => QueryBase;
+type NamedQueryConstructor = new (
+  client: PgClient,
+  name: string,
+  text: string,
+  values: readonly unknown[],
+  callback: Callback,
+) => QueryBase;
+
+let namedQuery: NamedQueryConstructor | undefined;
+
+/** The class, made when a PostgreSQL database is first used: pg is an optional peer. */
+function namedQueryClass(): NamedQueryConstructor {
+  if (namedQuery) return namedQuery;
+  const { Query } = createRequire(import.meta.url)('pg') as { Query: QueryConstructor };
+  namedQuery = class NamedQuery extends Query {
+    readonly #client: PgClient;
+    #shape: RowShape | undefined;
+    readonly #rows: Record<string, unknown>[] = [];
+    #rowCount: number | undefined;
+    #failure: unknown;
+    /** Called back once: a value node-postgres could not bind fails before the ReadyForQuery still to come. */
+    #answered = false;
+
+    constructor(client: PgClient, name: string, text: string, values: readonly unknown[], callback: Callback) {
+      // The text form: node-postgres copies a config object through its property descriptors.
+      super(text, values, callback);
+      this.name = name;
+      this.#client = client;
+    }
+
+    handleRowDescription(message: { fields: readonly Field[] }): void {
+      this.#shape = shapeFor(this.#client, this.name!, message.fields);
+    }
+
+    handleDataRow(message: { fields: readonly unknown[] }): void {
+      if (this.#failure !== undefined) return;
+      const { names, parsers, template } = this.#shape!;
+      const raw = message.fields;
+      const row: Record<string, unknown> = { ...template };
+      try {
+        for (let i = 0; i < raw.length; i++) {
+          const value = raw[i];
+          if (value !== null) row[names[i]!] = parsers[i]!(value as never);
+        }
+      } catch (error) {
+        // As node-postgres: the statement runs to its end, and the callback hears the parser's error.
+        this.#failure = error;
+        return;
+      }
+      this.#rows.push(row);
+    }
+
+    handleCommandComplete(message: { text: string }): void {
+      this.#rowCount = commandCount(message.text);
+    }
+
+    handleError(error: unknown): void {
+      if (this.#answered) return;
+      this.#answered = true;
+      const failure = this.#failure ?? error;
+      this.#failure = undefined;
+      this.callback(failure);
+    }
+
+    handleReadyForQuery(): void {
+      if (this.#failure !== undefined) {
+        this.handleError(this.#failure);
+        return;
+      }
+      if (this.#answered) return;
+      this.#answered = true;
+      this.callback(null, { rows: this.#rows, rowCount: this.#rowCount });
+    }
+  };
+  return namedQuery;
+}
+
+/** The statement's shape on this connection: kept while each RowDescription matches it. */
+function shapeFor(client: PgClient, name: string, fields: readonly Field[]): RowShape {
+  let byName = shapes.get(client);
+  if (!byName) shapes.set(client, (byName = new Map()));
+  let shape = byName.get(name);
+  if (!shape || !sameFields(shape.fields, fields)) {
+    shape = shapeOf(client, fields);
+    byName.set(name, shape);
+  }
+  return shape;
+}
+
+function sameFields(a: readonly Field[], b: readonly Field[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.name !== y.name || x.dataTypeID !== y.dataTypeID || x.format !== y.format) return false;
+  }
+  return true;
+}
+
+function shapeOf(client: PgClient, fields: readonly Field[]): RowShape {
+  const template: Record<string, null> = {};
+  for (const { name } of fields) {
+    // Defined, not assigned: a column named `__proto__` is then an own property, as node-postgres makes it.
+    Object.defineProperty(template, name, { value: null, writable: true, enumerable: true, configurable: true });
+  }
+  const parsers = fields.map(({ dataTypeID, format }) => {
+    const parse = client.getTypeParser(dataTypeID, format || 'text');
+    return format === 'binary' ? (raw: never) => parse(Buffer.from(raw as unknown as Uint8Array) as never) : parse;
+  });
+  return { fields: [...fields], names: fields.map((f) => f.name), parsers, template };
+}
+
+/** The count at the end of a command tag (`SELECT 3`, `INSERT 0 1`, `UPDATE 2`), as node-postgres reads it. */
+function commandCount(tag: string): number | undefined {
+  const match = /^[A-Za-z]+(?: (\d+))?(?: (\d+))?/.exec(tag);
+  const count = match?.[2] ?? match?.[1];
+  return count === undefined ? undefined : Number.parseInt(count, 10);
+}
