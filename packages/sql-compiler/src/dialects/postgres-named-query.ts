@@ -176,9 +176,16 @@ function shapeOf(client: PgClient, fields: readonly Field[]): RowShape {
   return { fields: [...fields], names: fields.map((f) => f.name), parsers, template };
 }
 
-/** The count at the end of a command tag (`SELECT 3`, `INSERT 0 1`, `UPDATE 2`), as node-postgres reads it. */
+/**
+ * The count at the end of a command tag (`SELECT 3`, `INSERT 0 1`, `UPDATE 2`), undefined for a tag without one
+ * (`CREATE TABLE`): what node-postgres reads from the statements the compiler sends, without a regular expression.
+ */
 function commandCount(tag: string): number | undefined {
-  const match = /^[A-Za-z]+(?: (\d+))?(?: (\d+))?/.exec(tag);
-  const count = match?.[2] ?? match?.[1];
-  return count === undefined ? undefined : Number.parseInt(count, 10);
+  const space = tag.lastIndexOf(' ');
+  if (space < 0 || space === tag.length - 1) return undefined;
+  for (let i = space + 1; i < tag.length; i++) {
+    const c = tag.charCodeAt(i);
+    if (c < 48 || c > 57) return undefined;
+  }
+  return Number(tag.slice(space + 1));
 }
