@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { Dialect } from '../dialect.js';
 import { arrayLiteral, parseArrayLiteral } from './postgres-arrays.js';
 import { decodeCommon, decodeInteger } from './decode-common.js';
-import { type PgClient, queryNamed } from './postgres-named-query.js';
+import { type PgClient, queryExtended } from './postgres-extended-query.js';
 import { postgresErrorPlace } from './postgres-error-place.js';
 import { scopeStatementTimeout } from './postgres-scoped-timeout.js';
 
@@ -242,7 +242,8 @@ export const postgres: Dialect = {
         if (err) reject(err);
         else resolve({ rows: result!.rows ?? [], affected: result!.rowCount ?? undefined });
       };
-      if (name) queryNamed(connection as PgClient, name, sql, bindings, answer);
+      // On a connection behind a pooler (no names), node-postgres's own Query, as its pipelining expects.
+      if (name !== undefined) queryExtended(connection as PgClient, name, sql, bindings, answer);
       else (connection as PgConnection).query({ name, text: sql, values: bindings }, answer);
     });
   },

@@ -15,17 +15,17 @@ export interface PgClient {
   query(query: unknown, ...rest: unknown[]): unknown;
 }
 
-/** What a named statement answers: its rows and the count of its command tag (undefined where it has none). */
-export interface NamedAnswer {
+/** What a statement answers: its rows and the count of its command tag (undefined where it has none). */
+export interface StatementAnswer {
   readonly rows: Record<string, unknown>[];
   readonly rowCount: number | undefined;
 }
 
-type Callback = (error: unknown, answer?: NamedAnswer) => void;
+type Callback = (error: unknown, answer?: StatementAnswer) => void;
 
 /**
- * How one named statement's rows are built on one connection: its columns as the RowDescription gave them,
- * each column's parser, and an object with every column, copied for each row.
+ * How one statement's rows are built on one connection: its columns as the RowDescription gave them, each
+ * column's parser, and an object with every column, copied for each row.
  */
 interface RowShape {
   readonly fields: readonly Field[];
@@ -34,29 +34,30 @@ interface RowShape {
   readonly template: Readonly<Record<string, null>>;
 }
 
-/** Per connection, since the parsers are the connection's; per statement name, since a name is one text. */
+/** Per connection, since the parsers are the connection's; per statement text, which decides the columns. */
 const shapes = new WeakMap<PgClient, Map<string, RowShape>>();
 
 /**
- * Runs a named statement (prepared once per connection, then bound and run) and calls back with its rows.
+ * Runs a statement through the extended protocol, named (prepared once per connection, then bound and run) or
+ * unnamed (`name` ''; parsed and planned for its values at each run), and calls back with its rows.
  *
  * It is node-postgres's own `Query` in all but two costs, both paid on every statement and both measured
  * (docs/performance.md, "Session 21"): the query config is not copied through property descriptors, and the
  * rows are not built from the RowDescription anew. node-postgres builds a dictionary-mode template for every
- * result and spreads it into each row; here a statement's shape is made once per connection and checked
- * against each RowDescription (a changed shape is made again), and rows are copies of an ordinary object.
- * Parsing, binding, the protocol and the errors stay node-postgres's: the class only answers the
+ * result and spreads it into each row; here a statement's shape is made once per connection and text and
+ * checked against each RowDescription (a changed shape is made again), and rows are copies of an ordinary
+ * object. Parsing, binding, the protocol and the errors stay node-postgres's: the class only answers the
  * Submittable's row and completion messages.
  */
-export function queryNamed(
+export function queryExtended(
   client: PgClient,
   name: string,
   text: string,
   values: readonly unknown[],
   callback: Callback,
 ): void {
-  const NamedQuery = namedQueryClass();
-  client.query(new NamedQuery(client, name, text, values, callback));
+  const ExtendedQuery = extendedQueryClass();
+  client.query(new ExtendedQuery(client, name, text, values, callback));
 }
 
 interface QueryBase {
@@ -64,7 +65,7 @@ interface QueryBase {
   callback: Callback;
 }
 type QueryConstructor = new (text: string, values: readonly unknown[], callback: Callback) => QueryBase;
-type NamedQueryConstructor = new (
+type ExtendedQueryConstructor = new (
   client: PgClient,
   name: string,
   text: string,
@@ -72,14 +73,15 @@ type NamedQueryConstructor = new (
   callback: Callback,
 ) => QueryBase;
 
-let namedQuery: NamedQueryConstructor | undefined;
+let extendedQuery: ExtendedQueryConstructor | undefined;
 
 /** The class, made when a PostgreSQL database is first used: pg is an optional peer. */
-function namedQueryClass(): NamedQueryConstructor {
-  if (namedQuery) return namedQuery;
+function extendedQueryClass(): ExtendedQueryConstructor {
+  if (extendedQuery) return extendedQuery;
   const { Query } = createRequire(import.meta.url)('pg') as { Query: QueryConstructor };
-  namedQuery = class NamedQuery extends Query {
+  extendedQuery = class ExtendedQuery extends Query {
     readonly #client: PgClient;
+    readonly #text: string;
     #shape: RowShape | undefined;
     readonly #rows: Record<string, unknown>[] = [];
     #rowCount: number | undefined;
@@ -92,10 +94,11 @@ function namedQueryClass(): NamedQueryConstructor {
       super(text, values, callback);
       this.name = name;
       this.#client = client;
+      this.#text = text;
     }
 
     handleRowDescription(message: { fields: readonly Field[] }): void {
-      this.#shape = shapeFor(this.#client, this.name!, message.fields);
+      this.#shape = shapeFor(this.#client, this.#text, message.fields);
     }
 
     handleDataRow(message: { fields: readonly unknown[] }): void {
@@ -138,20 +141,26 @@ function namedQueryClass(): NamedQueryConstructor {
       this.callback(null, { rows: this.#rows, rowCount: this.#rowCount });
     }
   };
-  return namedQuery;
+  return extendedQuery;
 }
 
-/** The statement's shape on this connection: kept while each RowDescription matches it. */
-function shapeFor(client: PgClient, name: string, fields: readonly Field[]): RowShape {
-  let byName = shapes.get(client);
-  if (!byName) shapes.set(client, (byName = new Map()));
-  let shape = byName.get(name);
+/**
+ * The statement's shape on this connection: kept while each RowDescription matches it. At most MAX_SHAPES
+ * texts per connection are kept (the named ones are bounded already; unnamed texts are not), the rest made
+ * for each run, as node-postgres does.
+ */
+function shapeFor(client: PgClient, text: string, fields: readonly Field[]): RowShape {
+  let byText = shapes.get(client);
+  if (!byText) shapes.set(client, (byText = new Map()));
+  let shape = byText.get(text);
   if (!shape || !sameFields(shape.fields, fields)) {
     shape = shapeOf(client, fields);
-    byName.set(name, shape);
+    if (byText.size < MAX_SHAPES || byText.has(text)) byText.set(text, shape);
   }
   return shape;
 }
+
+const MAX_SHAPES = 2000;
 
 function sameFields(a: readonly Field[], b: readonly Field[]): boolean {
   if (a.length !== b.length) return false;
