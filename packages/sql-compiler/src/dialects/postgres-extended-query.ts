@@ -182,7 +182,8 @@ function shapeOf(client: PgClient, fields: readonly Field[]): RowShape {
     const parse = client.getTypeParser(dataTypeID, format || 'text');
     return format === 'binary' ? (raw: never) => parse(Buffer.from(raw as unknown as Uint8Array) as never) : parse;
   });
-  return { fields: [...fields], names: fields.map((f) => f.name), parsers, template };
+  // The message's own array: node-postgres makes a new one for each RowDescription and never changes it.
+  return { fields, names: fields.map((f) => f.name), parsers, template };
 }
 
 /**

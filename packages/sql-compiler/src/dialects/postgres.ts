@@ -233,17 +233,14 @@ export const postgres: Dialect = {
     return new Promise((resolve, reject) => {
       // The empty name is the unnamed statement, planned for the values it is bound with (a generic plan of a
       // scoped count estimates `id >= $1` at a third of the table and walks an index over all of it).
-      const name = planEach
-        ? ''
-        : namingConnections.has(connection as object)
-          ? statementName(sql, bindings.length)
-          : undefined;
+      const naming = namingConnections.has(connection as object);
+      const name = planEach ? '' : naming ? statementName(sql, bindings.length) : undefined;
       const answer = (err: unknown, result?: PgResult) => {
         if (err) reject(err);
         else resolve({ rows: result!.rows ?? [], affected: result!.rowCount ?? undefined });
       };
-      // On a connection behind a pooler (no names), node-postgres's own Query, as its pipelining expects.
-      if (name !== undefined) queryExtended(connection as PgClient, name, sql, bindings, answer);
+      // Behind a pooler (a connection that does not name), node-postgres's own Query, as its pipelining expects.
+      if (naming && name !== undefined) queryExtended(connection as PgClient, name, sql, bindings, answer);
       else (connection as PgConnection).query({ name, text: sql, values: bindings }, answer);
     });
   },
