@@ -8,6 +8,12 @@ interface PgClientLike {
     callback: (error: unknown, result?: { rows: unknown[]; rowCount: number | null }) => void,
   ): void;
   getTypeParser(oid: number, format?: string): (raw: string) => unknown;
+  /** node-postgres's wire, whose messages the client listens to. */
+  readonly connection: {
+    readonly parsedStatements: Readonly<Record<string, string>>;
+    on(event: string, listener: () => void): void;
+    off(event: string, listener: () => void): void;
+  };
 }
 
 /**
@@ -109,6 +115,71 @@ for (const planEach of TESTED_DIALECTS.includes('postgres') ? [false, true] : []
         connection.getTypeParser = own;
       }
       expect((await named('select $1::int + 3 as n', [1])).rows).to.deep.equal([{ n: 4 }]);
+    });
+
+    /** The RowDescriptions the server sends while `run` runs. */
+    const rowDescriptions = async (run: () => Promise<unknown>) => {
+      let n = 0;
+      const count = () => n++;
+      connection.connection.on('rowDescription', count);
+      try {
+        await run();
+      } finally {
+        connection.connection.off('rowDescription', count);
+      }
+      return n;
+    };
+
+    it(`describes ${planEach ? 'every run' : 'a statement once per connection'}, and answers the same rows each time`, async () => {
+      const sql = 'select id, big, tags from nq_item where id <= $1 order by id';
+      const expected = await plain(sql, [2]);
+      const counts: number[] = [];
+      for (let run = 0; run < 3; run++) {
+        counts.push(await rowDescriptions(async () => expect(await named(sql, [2])).to.deep.equal(expected)));
+      }
+      expect(counts).to.deep.equal(planEach ? [1, 1, 1] : [1, 0, 0]);
+    });
+
+    it('a value that cannot be bound fails a described statement, and the connection serves the next', async () => {
+      // A text of its own: node-postgres closes a statement whose first binding failed, yet keeps it as prepared.
+      const sql = 'select $1::jsonb as described_doc';
+      expect((await named(sql, [{ a: 1 }])).rows).to.deep.equal([{ described_doc: { a: 1 } }]);
+      const circular: Record<string, unknown> = {};
+      circular.self = circular;
+      expect(await named(sql, [circular]).catch((e: unknown) => e)).to.be.instanceOf(Error);
+      expect((await named(sql, [{ b: 2 }])).rows).to.deep.equal([{ described_doc: { b: 2 } }]);
+    });
+
+    it('after its table changes, a described statement answers as node-postgres answers the same statement', async () => {
+      const { knex } = scratch.database;
+      await knex.raw('create table nq_shape (id integer primary key, label text)');
+      await knex.raw(`insert into nq_shape values (1, 'one')`);
+      const sql = 'select * from nq_shape where id = $1';
+      const text = `${sql} /* ${label} */`;
+      expect((await named(sql, [1])).rows).to.deep.equal([{ id: 1, label: 'one' }]);
+      /** node-postgres's own Query on the statement the dialect prepared under its name: it always describes. */
+      const reference = () =>
+        new Promise<unknown>((resolve) =>
+          connection.query({ name: planEach ? '' : nameOf(text), text, values: [1] }, (error, result) =>
+            resolve(error ? (error as { code?: string }).code : result!.rows),
+          ),
+        );
+      const nameOf = (text: string) =>
+        Object.entries(connection.connection.parsedStatements).find(([, t]) => t === text)![0];
+      const ours = () =>
+        named(sql, [1]).then(
+          (answer) => answer.rows,
+          (error: { code?: string }) => error.code,
+        );
+      for (const change of [
+        'alter table nq_shape rename column label to title',
+        'alter table nq_shape alter column id type bigint',
+        'alter table nq_shape add column extra text',
+      ]) {
+        await knex.raw(change);
+        const answer = await ours();
+        expect(answer, change).to.deep.equal(await reference());
+      }
     });
   });
 }

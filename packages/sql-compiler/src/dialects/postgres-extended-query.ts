@@ -15,6 +15,18 @@ export interface PgClient {
   query(query: unknown, ...rest: unknown[]): unknown;
 }
 
+/**
+ * The wire a Submittable is handed (node-postgres's Connection): the messages node-postgres's own Query and
+ * pg-cursor send through it, and the texts of the statements this connection has prepared.
+ */
+interface PgWire {
+  readonly parsedStatements: Readonly<Record<string, string | undefined>>;
+  readonly stream: { cork?(): void; uncork?(): void };
+  bind(config: { statement: string; values: readonly unknown[]; valueMapper: (value: unknown) => unknown }): void;
+  execute(config: Record<string, never>): void;
+  sync(): void;
+}
+
 /** What a statement answers: its rows and the count of its command tag (undefined where it has none). */
 export interface StatementAnswer {
   readonly rows: Record<string, unknown>[];
@@ -62,7 +74,9 @@ export function queryExtended(
 
 interface QueryBase {
   name: string | undefined;
+  readonly values: readonly unknown[];
   callback: Callback;
+  submit(connection: PgWire): Error | null;
 }
 type QueryConstructor = new (text: string, values: readonly unknown[], callback: Callback) => QueryBase;
 type ExtendedQueryConstructor = new (
@@ -78,10 +92,15 @@ let extendedQuery: ExtendedQueryConstructor | undefined;
 /** The class, made when a PostgreSQL database is first used: pg is an optional peer. */
 function extendedQueryClass(): ExtendedQueryConstructor {
   if (extendedQuery) return extendedQuery;
-  const { Query } = createRequire(import.meta.url)('pg') as { Query: QueryConstructor };
+  const { Query, utils } = createRequire(import.meta.url)('pg') as {
+    Query: QueryConstructor;
+    utils: { prepareValue: (value: unknown) => unknown };
+  };
   extendedQuery = class ExtendedQuery extends Query {
     readonly #client: PgClient;
     readonly #text: string;
+    /** The shape of a named statement's rows, when this connection has run it: its Describe can be left out. */
+    readonly #known: RowShape | undefined;
     #shape: RowShape | undefined;
     readonly #rows: Record<string, unknown>[] = [];
     #rowCount: number | undefined;
@@ -95,6 +114,38 @@ function extendedQueryClass(): ExtendedQueryConstructor {
       this.name = name;
       this.#client = client;
       this.#text = text;
+      this.#known = name === '' ? undefined : shapes.get(client)?.get(text);
+    }
+
+    /**
+     * A named statement this connection has prepared and described is only bound and run: no Describe, so
+     * the server sends no RowDescription and nobody parses one. Its columns cannot change while it exists:
+     * PostgreSQL refuses to run a prepared statement whose result type changed (0A000). Anything else goes
+     * through node-postgres's own submit: Parse when the connection lacks the statement, Describe always.
+     */
+    override submit(connection: PgWire): Error | null {
+      const shape = this.#known;
+      if (shape === undefined || connection.parsedStatements[this.name!] !== this.#text) {
+        return super.submit(connection);
+      }
+      this.#shape = shape;
+      // As node-postgres does: the messages leave in one write.
+      connection.stream.cork?.();
+      try {
+        try {
+          connection.bind({ statement: this.name!, values: this.values, valueMapper: utils.prepareValue });
+        } catch (error) {
+          // Nothing of this statement was sent; the Sync's ReadyForQuery ends it on the connection.
+          connection.sync();
+          this.handleError(error);
+          return null;
+        }
+        connection.execute({});
+        connection.sync();
+      } finally {
+        connection.stream.uncork?.();
+      }
+      return null;
     }
 
     handleRowDescription(message: { fields: readonly Field[] }): void {
