@@ -157,6 +157,8 @@ for (const planEach of TESTED_DIALECTS.includes('postgres') ? [false, true] : []
       const sql = 'select * from nq_shape where id = $1';
       const text = `${sql} /* ${label} */`;
       expect((await named(sql, [1])).rows).to.deep.equal([{ id: 1, label: 'one' }]);
+      const nameOf = (text: string) =>
+        Object.entries(connection.connection.parsedStatements).find(([, t]) => t === text)![0];
       /** node-postgres's own Query on the statement the dialect prepared under its name: it always describes. */
       const reference = () =>
         new Promise<unknown>((resolve) =>
@@ -164,8 +166,6 @@ for (const planEach of TESTED_DIALECTS.includes('postgres') ? [false, true] : []
             resolve(error ? (error as { code?: string }).code : result!.rows),
           ),
         );
-      const nameOf = (text: string) =>
-        Object.entries(connection.connection.parsedStatements).find(([, t]) => t === text)![0];
       const ours = () =>
         named(sql, [1]).then(
           (answer) => answer.rows,

@@ -99,8 +99,6 @@ function extendedQueryClass(): ExtendedQueryConstructor {
   extendedQuery = class ExtendedQuery extends Query {
     readonly #client: PgClient;
     readonly #text: string;
-    /** The shape of a named statement's rows, when this connection has run it: its Describe can be left out. */
-    readonly #known: RowShape | undefined;
     #shape: RowShape | undefined;
     readonly #rows: Record<string, unknown>[] = [];
     #rowCount: number | undefined;
@@ -114,7 +112,6 @@ function extendedQueryClass(): ExtendedQueryConstructor {
       this.name = name;
       this.#client = client;
       this.#text = text;
-      this.#known = name === '' ? undefined : shapes.get(client)?.get(text);
     }
 
     /**
@@ -124,7 +121,8 @@ function extendedQueryClass(): ExtendedQueryConstructor {
      * through node-postgres's own submit: Parse when the connection lacks the statement, Describe always.
      */
     override submit(connection: PgWire): Error | null {
-      const shape = this.#known;
+      // The shape of a named statement's rows, when this connection has run it: its Describe can be left out.
+      const shape = this.name === '' ? undefined : shapes.get(this.#client)?.get(this.#text);
       if (shape === undefined || connection.parsedStatements[this.name!] !== this.#text) {
         return super.submit(connection);
       }
